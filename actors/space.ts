@@ -1,0 +1,222 @@
+/**
+ * The Space actor: the space's fields and its accesses (keys and assistant connections). State lives
+ * in Redis under the space's hash tag; each behaviour is one script of lua/space/.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { randomBase62 } from '../src/ids.js';
+import { hashSecret, keyPrefix, keySecret, spaceOfSecret } from '../src/secrets.js';
+import { MailboxError } from '../src/errors.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';
+
+export const PERMISSIONS = ['send', 'read', 'approve', 'manage_inboxes'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+export const DEFAULT_PERMISSIONS: Permission[] = ['send', 'read'];
+
+export interface SpaceState {
+  id: string;
+  name: string;
+  human_email: string | null;
+  verified: boolean;
+  plan: string;
+  managed: boolean;
+  approval_required: boolean;
+  created_at: string;
+}
+
+export interface StoredKey {
+  id: string;
+  kind: 'key' | 'connection';
+  name: string;
+  name_norm: string;
+  permissions: Permission[];
+  inbox_ids: string[] | null;
+  daily_cap: number | null;
+  created_at: string;
+  created_by: string | null;
+  prefix: string;
+  token_hash: string;
+}
+
+/** The key object of create_key and list_keys (decisions.md 2): never the secret nor its hash. */
+export interface KeyView {
+  id: string;
+  kind: 'key' | 'connection';
+  name: string;
+  permissions: Permission[];
+  inbox_ids: string[] | null;
+  daily_cap: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  created_by: string | null;
+  prefix: string;
+}
+
+/** Who is calling: the access, its space, and how the journal names it. */
+export interface Access {
+  key: StoredKey;
+  space: SpaceState;
+  lastUsedAt: number | null;
+}
+
+export const actorOf = (access: Access): Actor => ({ kind: 'agent', name: access.key.name, key_id: access.key.id });
+
+export const normaliseKeyName = (name: string): string => name.trim().normalize('NFC').toLocaleLowerCase('fr');
+
+export function keyView(key: StoredKey, lastUsedMs: number | null): KeyView {
+  return {
+    id: key.id,
+    kind: key.kind,
+    name: key.name,
+    permissions: key.permissions,
+    inbox_ids: key.inbox_ids,
+    daily_cap: key.daily_cap,
+    created_at: key.created_at,
+    last_used_at: lastUsedMs ? iso(lastUsedMs) : null,
+    created_by: key.created_by,
+    prefix: key.prefix,
+  };
+}
+
+function readSpace(fields: Record<string, string>): SpaceState {
+  return {
+    id: fields.id!,
+    name: fields.name ?? '',
+    human_email: fields.human_email || null,
+    verified: fields.verified === '1',
+    plan: fields.plan || 'none',
+    managed: fields.managed === '1',
+    approval_required: fields.approval_required === '1',
+    created_at: fields.created_at!,
+  };
+}
+
+interface NewKey {
+  key: StoredKey;
+  secret: string;
+}
+
+function mintKey(rt: Runtime, spaceId: string, spec: Omit<StoredKey, 'id' | 'name_norm' | 'created_at' | 'prefix' | 'token_hash'>): NewKey {
+  const secret = keySecret(spaceId, randomBase62(32));
+  const key: StoredKey = {
+    ...spec,
+    id: rt.ids.next('key'),
+    name_norm: normaliseKeyName(spec.name),
+    created_at: iso(rt.clock.now()),
+    prefix: keyPrefix(spaceId),
+    token_hash: hashSecret(secret),
+  };
+  return { key, secret };
+}
+
+export interface CreateSpaceOptions {
+  human: string;
+  name?: string;
+  plan?: string;
+  verified?: boolean;
+  managed?: boolean;
+}
+
+/** The operator's way in (decisions.md 2): a space and a first key holding all four permissions. */
+export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Promise<{ space_id: string; api_key: string; key_id: string }> {
+  const spaceId = rt.ids.next('space');
+  const keys = spaceKeys(spaceId);
+  const human = options.human.trim().toLowerCase();
+  const fields = {
+    id: spaceId,
+    name: options.name ?? human,
+    human_email: human,
+    verified: options.verified ? '1' : '0',
+    plan: options.plan ?? 'none',
+    managed: options.managed ? '1' : '0',
+    approval_required: '0',
+    created_at: iso(rt.clock.now()),
+  };
+  const { key, secret } = mintKey(rt, spaceId, {
+    kind: 'key',
+    name: 'admin',
+    permissions: [...PERMISSIONS],
+    inbox_ids: null,
+    daily_cap: null,
+    created_by: null,
+  });
+  const line = prepareLine(rt, 'space.created', SERVICE_ACTOR, {}, { key_id: key.id, plan: fields.plan });
+  await rt.scripts.run(
+    'space/createSpace',
+    [keys.space, keys.keys, keys.keyNames, keys.auth, keys.journal, keys.journalIndex],
+    [JSON.stringify(fields), key.id, JSON.stringify(key), key.name_norm, key.token_hash, ...lineArgs(line)],
+  );
+  return { space_id: spaceId, api_key: secret, key_id: key.id };
+}
+
+/** A last-use mark younger than this is not rewritten: one write a minute per key, not one per call. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+export async function authenticate(rt: Runtime, secret: string | null): Promise<Access> {
+  const spaceId = secret ? spaceOfSecret(secret) : null;
+  if (!secret || !spaceId) throw new MailboxError('unauthorized');
+  const keys = spaceKeys(spaceId);
+  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number }>(
+    'space/authenticate',
+    [keys.auth, keys.keys, keys.keyUse, keys.space],
+    [hashSecret(secret), rt.clock.now(), LAST_USE_RESOLUTION_MS],
+  );
+  return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null };
+}
+
+export interface KeySpec {
+  name: string;
+  permissions: Permission[];
+  inbox_ids: string[] | null;
+  daily_cap: number | null;
+}
+
+export async function createKey(rt: Runtime, access: Access, spec: KeySpec): Promise<{ api_key: string; key: KeyView }> {
+  const spaceId = access.space.id;
+  const keys = spaceKeys(spaceId);
+  const { key, secret } = mintKey(rt, spaceId, { ...spec, kind: 'key', created_by: access.key.id });
+  const line = prepareLine(rt, 'key.created', actorOf(access), {}, {
+    key_id: key.id,
+    name: key.name,
+    permissions: key.permissions,
+    inbox_ids: key.inbox_ids,
+    daily_cap: key.daily_cap,
+  });
+  const limits = rt.config.limits;
+  await rt.scripts.run(
+    'space/createKey',
+    [keys.space, keys.keys, keys.keyNames, keys.auth, keys.keyCreations, keys.inboxes, keys.journal, keys.journalIndex],
+    [
+      key.id,
+      JSON.stringify(key),
+      key.name_norm,
+      key.token_hash,
+      rt.clock.now(),
+      limits.active_keys,
+      limits.keys_created_per_24h,
+      JSON.stringify(key.inbox_ids ?? []),
+      ...lineArgs(line),
+    ],
+  );
+  return { api_key: secret, key: keyView(key, null) };
+}
+
+export async function listKeys(rt: Runtime, spaceId: string): Promise<KeyView[]> {
+  const keys = spaceKeys(spaceId);
+  const [stored, used] = await Promise.all([rt.redis.hvals(keys.keys), rt.redis.hgetall(keys.keyUse)]);
+  return stored
+    .map((json) => JSON.parse(json) as StoredKey)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((key) => keyView(key, used[key.id] ? Number(used[key.id]) : null));
+}
+
+export async function revokeKey(rt: Runtime, access: Access, keyId: string): Promise<{ kind: 'key' | 'connection'; name: string }> {
+  const keys = spaceKeys(access.space.id);
+  const line = prepareLine(rt, 'key.revoked', actorOf(access), {}, {});
+  return rt.scripts.run(
+    'space/revokeKey',
+    [keys.keys, keys.keyNames, keys.auth, keys.revokedKeys, keys.keyUse, keys.journal, keys.journalIndex],
+    [keyId, access.key.id, ...lineArgs(line)],
+  );
+}

@@ -1,0 +1,51 @@
+--[[
+  Creates an access key: active-key cap, unique active name, 24 h creation limit and inbox
+  existence decided together, so concurrent calls never exceed a limit.
+  KEYS[1] space         hash of the space's fields
+  KEYS[2] keys          hash key id -> key JSON
+  KEYS[3] keyNames      hash normalised name -> key id (its length = active keys)
+  KEYS[4] auth          hash sha256(secret) -> key id
+  KEYS[5] keyCreations  sorted set key id by creation time (ms)
+  KEYS[6] inboxes       sorted set of live inbox ids
+  KEYS[7] journal       hash line id -> line JSON
+  KEYS[8] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] key id
+  ARGV[2] key JSON
+  ARGV[3] normalised name
+  ARGV[4] token hash
+  ARGV[5] now (ms)
+  ARGV[6] active key cap
+  ARGV[7] creations allowed per 24 h
+  ARGV[8] inbox ids the key is restricted to, JSON array (empty: all)
+  ARGV[9] journal line id
+  ARGV[10] journal line JSON
+  ARGV[11] journal refs JSON array
+  Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"not_found","hint":{"inbox_id"}}
+    | {"error":"key_limit"} | {"error":"key_name_taken","hint":{"name"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
+  Events: none; journal line key.created.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
+for _, inboxId in ipairs(cjson.decode(ARGV[8])) do
+  if not redis.call('ZSCORE', KEYS[6], inboxId) then return refuse('not_found', { inbox_id = inboxId }) end
+end
+if redis.call('HLEN', KEYS[3]) >= tonumber(ARGV[6]) then return refuse('key_limit') end
+if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
+  return refuse('key_name_taken', { name = cjson.decode(ARGV[2]).name })
+end
+local now = tonumber(ARGV[5])
+local day = 86400000
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - day)
+if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[7]) then
+  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+  local wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000)
+  return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[4], ARGV[4], ARGV[1])
+redis.call('ZADD', KEYS[5], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[5], day)
+appendJournal(KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11])
+return cjson.encode({ ok = true })

@@ -1,0 +1,83 @@
+/**
+ * The HTTP front end on uWebSockets.js: `POST /v1/<tool>`, `/mcp`, `/healthz`, `/v1/openapi.json`.
+ * Stateless: every request authenticates against Redis, so any front end answers any request.
+ */
+import { authenticate } from '../../actors/space.js';
+import { asMailboxError, MailboxError } from '../errors.js';
+import { handleMcp } from '../mcp/bridge.js';
+import type { Runtime } from '../runtime.js';
+import { callTool } from '../tools/dispatch.js';
+import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, type IncomingRequest, type Reply } from './io.js';
+import { openApiDocument } from './openapi.js';
+import { uws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
+
+export interface HttpServer {
+  port: number;
+  close(): void;
+}
+
+export function startHttp(rt: Runtime, options: { port: number; host: string }): Promise<HttpServer> {
+  const app = uws.App();
+  const openapi = JSON.stringify(openApiDocument(rt.config.baseUrl));
+
+  /** Reads, authenticates and answers; every failure becomes the error body of the table. */
+  const handle = (res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>) => {
+    const request = readRequest(res, req);
+    const started = performance.now();
+    readBody(res, rt.config.maxBodyBytes)
+      .then((body) => work(request, body))
+      .catch((error: unknown) => {
+        const refusal = asMailboxError(error);
+        if (refusal.code === 'internal') rt.log.error('request failed', { url: request.url, error: String((error as Error)?.stack ?? error) });
+        return errorReply(refusal);
+      })
+      .then((reply) => {
+        send(res, request, reply);
+        rt.log.debug('request', { method: request.method, url: request.url, status: reply.status, ms: +(performance.now() - started).toFixed(2) });
+      });
+  };
+
+  app.post('/v1/:tool', (res, req) => {
+    const tool = req.getParameter(0) ?? '';
+    handle(res, req, async (request, body) => {
+      const access = await authenticate(rt, bearerOf(request.headers));
+      const { output } = await callTool(rt, access, tool, parseJson(body));
+      return jsonReply(200, output);
+    });
+  });
+
+  const mcp = (res: HttpResponse, req: HttpRequest) =>
+    handle(res, req, async (request, body) => {
+      const access = await authenticate(rt, bearerOf(request.headers));
+      return handleMcp(rt, request, body, access);
+    });
+  app.post('/mcp', mcp).get('/mcp', mcp).del('/mcp', mcp);
+
+  app.get('/healthz', (res, req) => {
+    handle(res, req, async () => {
+      try {
+        await rt.redis.ping();
+        return jsonReply(200, { status: 'ok' });
+      } catch {
+        return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': '5' });
+      }
+    });
+  });
+
+  app.get('/v1/openapi.json', (res, req) => {
+    handle(res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
+  });
+
+  app.any('/*', (res, req) => {
+    handle(res, req, async (request) => {
+      throw new MailboxError('not_found', null, { reason: `Aucune ressource ${request.method} ${request.url}.` });
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (socket: us_listen_socket | false) => {
+      if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port}`));
+      resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket) });
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Clock } from './clock.js';
+
+/** Crockford base32, lowercase: no i, l, o, u, so ids read aloud and copy well. */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 10;
+
+export const ID_PREFIXES = {
+  space: 'spc',
+  inbox: 'inb',
+  thread: 'thr',
+  message: 'msg',
+  campaign: 'cmp',
+  audience: 'aud',
+  key: 'key',
+  domain: 'dom',
+  event: 'evt',
+  contact: 'ctc',
+  workspace: 'wsi',
+  suppression: 'sup',
+  journal: 'log',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export const ID_BODY_PATTERN = `[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}`;
+export const idPattern = (kind: IdKind): string => `^${ID_PREFIXES[kind]}_${ID_BODY_PATTERN}$`;
+
+export function encodeTime(ms: number): string {
+  let out = '';
+  let rest = ms;
+  for (let i = 0; i < TIME_CHARS; i++) {
+    out = ALPHABET[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+/**
+ * Time-ordered ids (ULID-like): 10 chars of milliseconds then 10 random chars, so a list sorted by
+ * id is sorted by creation time, and a time range is a lexicographic range of ids.
+ */
+export class IdFactory {
+  constructor(private readonly clock: Clock) {}
+
+  next(kind: IdKind): string {
+    const bytes = randomBytes(RANDOM_CHARS);
+    let random = '';
+    for (const byte of bytes) random += ALPHABET[byte & 31];
+    return `${ID_PREFIXES[kind]}_${encodeTime(this.clock.now())}${random}`;
+  }
+}
+
+/** The body of an id (what follows `xxx_`). */
+export const idBody = (id: string): string => id.slice(id.indexOf('_') + 1);
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export function randomBase62(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+export function randomDigits(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += String(randomInt(10));
+  return out;
+}

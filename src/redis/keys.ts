@@ -1,0 +1,38 @@
+/**
+ * The whole key schema, in one place. Every key of a space carries the hash tag `{spc_...}`, so any
+ * script of a space is atomic and Redis Cluster-safe. Lua never builds a key name: it gets them here,
+ * through KEYS.
+ */
+export const KEY_PREFIX = 'mbx';
+
+export const spaceTag = (spaceId: string): string => `${KEY_PREFIX}:{${spaceId}}`;
+
+export function spaceKeys(spaceId: string) {
+  const tag = spaceTag(spaceId);
+  return {
+    /** hash: the space's fields (name, human, verified, plan, managed, approval, created_at). */
+    space: `${tag}:space`,
+    /** hash: key id -> key JSON, for the active accesses. */
+    keys: `${tag}:keys`,
+    /** hash: normalised name -> key id, for the active keys of kind `key` (its length is the active count). */
+    keyNames: `${tag}:keys:names`,
+    /** hash: key id -> key JSON, revoked accesses (kept for the audit trail). */
+    revokedKeys: `${tag}:keys:revoked`,
+    /** hash: key id -> last use (ms). */
+    keyUse: `${tag}:keys:used`,
+    /** hash: sha256(secret) -> key id. Deleting a field revokes at once on every front end. */
+    auth: `${tag}:auth`,
+    /** hash: key id -> messages created on that Paris day (the key's daily cap). */
+    keySentOn: (day: string) => `${tag}:keys:sent:${day}`,
+    /** sorted set: key id scored by creation time, for the 24 h creation limit. */
+    keyCreations: `${tag}:keys:created`,
+    /** sorted set (score 0, lex): live inbox ids. */
+    inboxes: `${tag}:inboxes`,
+    /** hash: journal line id -> line JSON. */
+    journal: `${tag}:journal`,
+    /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
+    journalIndex: `${tag}:journal:idx`,
+  };
+}
+
+export type SpaceKeys = ReturnType<typeof spaceKeys>;

@@ -1,0 +1,82 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MailboxError, isErrorCode, type Hint } from '../errors.js';
+import { LUA_DIR } from '../paths.js';
+import type { RedisClient } from './connect.js';
+
+/**
+ * BullMQ-style script loading: `lua/<actor>/<verbNoun>-<nkeys>.lua`, includes resolved from
+ * `lua/includes/<name>.lua` by a `--- @include "<name>"` line, defined once per client and called by
+ * name (`<actor>/<verbNoun>`). ioredis sends EVALSHA and falls back to EVAL, on a node or a Cluster.
+ */
+export interface ScriptFile {
+  name: string;
+  command: string;
+  numberOfKeys: number;
+  path: string;
+  source: string;
+}
+
+const INCLUDE = /^--- @include "([A-Za-z0-9_]+)"\s*$/gm;
+const FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
+
+function resolveIncludes(source: string, seen: Set<string>): string {
+  return source.replace(INCLUDE, (_line, include: string) => {
+    if (seen.has(include)) return '';
+    seen.add(include);
+    return resolveIncludes(readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'), seen);
+  });
+}
+
+export function readScripts(dir = LUA_DIR): ScriptFile[] {
+  const scripts: ScriptFile[] = [];
+  for (const actor of readdirSync(dir)) {
+    if (actor === 'includes') continue;
+    for (const file of readdirSync(join(dir, actor))) {
+      const match = FILE.exec(file);
+      if (!match) throw new Error(`lua/${actor}/${file}: name must be <verbNoun>-<nkeys>.lua`);
+      const path = join(dir, actor, file);
+      scripts.push({
+        name: `${actor}/${match[1]}`,
+        command: `${actor}_${match[1]}`,
+        numberOfKeys: Number(match[2]),
+        path,
+        source: resolveIncludes(readFileSync(path, 'utf8'), new Set()),
+      });
+    }
+  }
+  return scripts;
+}
+
+type Reply = Record<string, unknown> & { error?: string; hint?: Hint };
+
+/**
+ * The one place where a script's reply becomes a result or a refusal. Every script answers a JSON
+ * object; `{"error": "<code>", "hint": {...}}` is a refusal from the error table.
+ */
+export class Scripts {
+  private readonly byName = new Map<string, ScriptFile>();
+
+  constructor(private readonly redis: RedisClient, files: ScriptFile[] = readScripts()) {
+    for (const file of files) {
+      this.byName.set(file.name, file);
+      redis.defineCommand(file.command, { numberOfKeys: file.numberOfKeys, lua: file.source });
+    }
+  }
+
+  async run<T extends object>(name: string, keys: string[], args: (string | number)[]): Promise<T> {
+    const file = this.byName.get(name);
+    if (!file) throw new Error(`unknown script ${name}`);
+    if (keys.length !== file.numberOfKeys) throw new Error(`${name} takes ${file.numberOfKeys} keys, got ${keys.length}`);
+    const call = (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<string>>)[file.command]!;
+    const raw = await call.call(this.redis, ...keys, ...args);
+    const reply = JSON.parse(raw) as Reply;
+    if (reply.error !== undefined) {
+      if (!isErrorCode(reply.error)) throw new Error(`${name} answered unknown code ${reply.error}`);
+      // cjson encodes an empty table as {}; a hint without fields is no hint.
+      const hint = reply.hint && Object.keys(reply.hint).length ? reply.hint : null;
+      throw new MailboxError(reply.error, hint);
+    }
+    return reply as T;
+  }
+}

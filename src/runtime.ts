@@ -1,0 +1,29 @@
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { IdFactory } from './ids.js';
+import { createLogger, type Logger } from './log.js';
+import { createRedis, type RedisClient } from './redis/connect.js';
+import { Scripts } from './redis/scripts.js';
+
+/** What every front end, worker and actor shares: no request state, only connections and settings. */
+export interface Runtime {
+  config: Config;
+  redis: RedisClient;
+  scripts: Scripts;
+  clock: Clock;
+  ids: IdFactory;
+  log: Logger;
+}
+
+export function createRuntime(config: Config, options: { clock?: Clock; redis?: RedisClient; log?: Logger } = {}): Runtime {
+  const clock = options.clock ?? systemClock;
+  const redis = options.redis ?? createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
+  return {
+    config,
+    redis,
+    scripts: new Scripts(redis),
+    clock,
+    ids: new IdFactory(clock),
+    log: options.log ?? createLogger(config.logLevel),
+  };
+}

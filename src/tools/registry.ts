@@ -1,0 +1,30 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Access, Permission } from '../../actors/space.js';
+import type { Runtime } from '../runtime.js';
+
+export interface ToolContext {
+  rt: Runtime;
+  access: Access;
+}
+
+export type Effect = 'read-only' | 'write' | 'write, irreversible';
+
+/**
+ * A tool: one input schema and one output schema (HTTP validation, MCP schemas and OpenAPI all come
+ * from them), who may call it, what it does and how it tells it in French.
+ */
+export interface Tool<I extends TObject = TObject, O extends TObject = TObject> {
+  name: string;
+  /** French, for the agent choosing a tool: what it does, when to use it, what it refuses. */
+  description: string;
+  input: I;
+  output: O;
+  /** Any one of these permissions opens the tool; `any` = any valid key. */
+  permission: readonly Permission[] | 'any';
+  verifiedRequired: boolean;
+  effect: Effect;
+  handler(ctx: ToolContext, input: Static<I>): Promise<Static<O>>;
+  text(output: Static<O>, input: Static<I>): string;
+}
+
+export const defineTool = <I extends TObject, O extends TObject>(tool: Tool<I, O>): Tool<I, O> => tool;

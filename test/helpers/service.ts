@@ -1,0 +1,92 @@
+/**
+ * The service in-process for a test: a runtime on the file's Redis with an injectable clock, the
+ * HTTP + MCP front end on a free loopback port, and helpers to make spaces and call tools for real.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import t from 'tap';
+import { createSpace, type CreateSpaceOptions } from '../../actors/space.js';
+import { ManualClock, systemClock, type Clock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startHttp } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { createRedis } from '../../src/redis/connect.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { testRedisTarget } from './redis.js';
+
+export interface CallResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface TestService {
+  url: string;
+  rt: Runtime;
+  clock: Clock;
+  /** POST /v1/<tool> with a bearer key. */
+  call(key: string | null, tool: string, body?: unknown): Promise<CallResult>;
+  /** A space made as the operator's CLI makes it; verified unless told otherwise. */
+  space(options?: Partial<CreateSpaceOptions>): Promise<{ spaceId: string; apiKey: string; keyId: string }>;
+  /** A key of the space with these permissions, made through create_key. */
+  key(adminKey: string, body: Record<string, unknown>): Promise<{ apiKey: string; keyId: string }>;
+  /** The official MCP SDK client over Streamable HTTP, presenting the key. */
+  mcp(key: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<TestService> {
+  const target = await testRedisTarget();
+  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', ...options.env });
+  const clock = options.clock ?? systemClock;
+  const rt = createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) });
+  const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${http.port}`;
+  rt.config.baseUrl = url;
+  const clients: Client[] = [];
+
+  const service: TestService = {
+    url,
+    rt,
+    clock,
+    async call(key, tool, body = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (key) headers.authorization = `Bearer ${key}`;
+      const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json(), headers: response.headers };
+    },
+    async space(spaceOptions = {}) {
+      const created = await createSpace(rt, { human: 'humain@exemple.fr', verified: true, plan: 'starter', ...spaceOptions });
+      return { spaceId: created.space_id, apiKey: created.api_key, keyId: created.key_id };
+    },
+    async key(adminKey, body) {
+      const res = await service.call(adminKey, 'create_key', body);
+      if (res.status !== 200) throw new Error(`create_key failed: ${JSON.stringify(res.body)}`);
+      return { apiKey: res.body.api_key, keyId: res.body.key.id };
+    },
+    async mcp(key) {
+      const client = new Client({ name: 'mailbox-tests', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      });
+      await client.connect(transport);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      http.close();
+      rt.redis.disconnect();
+    },
+  };
+  t.teardown(() => service.close());
+  return service;
+}
+
+/** A Paris working-day morning, for tests that need a fixed, known time. */
+export const mondayMorning = (): ManualClock => new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
