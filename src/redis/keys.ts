@@ -28,6 +28,8 @@ export function spaceKeys(spaceId: string) {
     keyCreations: `${tag}:keys:created`,
     /** sorted set (score 0, lex): live inbox ids. */
     inboxes: `${tag}:inboxes`,
+    /** stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). */
+    events: `${tag}:events`,
     /** hash: journal line id -> line JSON. */
     journal: `${tag}:journal`,
     /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
