@@ -46,12 +46,19 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     });
   });
 
-  const mcp = (res: HttpResponse, req: HttpRequest) =>
+  app.post('/mcp', (res, req) =>
     handle(res, req, async (request, body) => {
       const access = await authenticate(rt, bearerOf(request.headers));
       return handleMcp(rt, request, body, access);
+    }),
+  );
+  // Stateless Streamable HTTP: no session, so no server-initiated stream (GET) and nothing to end (DELETE).
+  const noStream = (res: HttpResponse, req: HttpRequest) =>
+    handle(res, req, async (request) => {
+      await authenticate(rt, bearerOf(request.headers));
+      return jsonReply(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'POST' });
     });
-  app.post('/mcp', mcp).get('/mcp', mcp).del('/mcp', mcp);
+  app.get('/mcp', noStream).del('/mcp', noStream);
 
   app.get('/healthz', (res, req) => {
     handle(res, req, async () => {

@@ -1,0 +1,52 @@
+/** `mailbox admin create-space` (decisions.md 2, 8), run in-process against the test Redis. */
+import t from 'tap';
+import { runCli } from '../../src/cli/main.js';
+import { startService } from '../helpers/service.js';
+import { testRedisTarget } from '../helpers/redis.js';
+
+const svc = await startService();
+const target = await testRedisTarget();
+const env = target.clusterNodes
+  ? { REDIS_CLUSTER_NODES: target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(','), LOG_LEVEL: 'error' }
+  : { REDIS_URL: target.url!, LOG_LEVEL: 'error' };
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+t.test('create-space prints the space and a first key with all four permissions', async (t) => {
+  const res = await cli('admin', 'create-space', '--human', 'Marie@Exemple.fr', '--plan', 'pro', '--verified', '--managed');
+  t.equal(res.code, 0, res.err);
+  const { space_id, api_key } = JSON.parse(res.out);
+  t.match(space_id, /^spc_[0-9a-z]{20}$/);
+  const settings = await svc.call(api_key, 'get_settings');
+  t.equal(settings.status, 200);
+  t.equal(settings.body.space.id, space_id);
+  t.equal(settings.body.space.plan, 'pro');
+  t.equal(settings.body.space.verified, true);
+  t.equal(settings.body.space.human_email, 'm***@exemple.fr');
+  t.same(settings.body.key.permissions, ['send', 'read', 'approve', 'manage_inboxes']);
+});
+
+t.test('a space is unverified and without plan unless told', async (t) => {
+  const res = await cli('admin', 'create-space', '--human', 'paul@exemple.fr');
+  const { api_key } = JSON.parse(res.out);
+  const settings = await svc.call(api_key, 'get_settings');
+  t.equal(settings.body.space.verified, false);
+  t.equal(settings.body.space.plan, 'none');
+});
+
+t.test('refusals', async (t) => {
+  t.equal((await cli('admin', 'create-space')).code, 2, 'no human');
+  t.equal((await cli('admin', 'create-space', '--human', 'pas-une-adresse')).code, 2);
+  const plan = await cli('admin', 'create-space', '--human', 'a@b.fr', '--plan', 'diamant');
+  t.equal(plan.code, 2);
+  t.match(plan.err, 'unknown plan');
+  t.equal((await cli('admin', 'explode')).code, 2);
+  t.equal((await cli('dance')).code, 2);
+  t.equal((await cli('admin', 'create-space', '--human', 'a@b.fr', '--bogus')).code, 1, 'unknown option');
+  t.equal((await cli('serve', '--role', 'juggler')).code, 2);
+});

@@ -1,0 +1,77 @@
+/** The HTTP front end: authentication, routing, bodies, error bodies, OpenAPI, health. */
+import t from 'tap';
+import { TOOLS } from '../../src/tools/index.js';
+import { startService } from '../helpers/service.js';
+
+const svc = await startService({ env: { MAX_BODY_BYTES: '4096' } });
+const { apiKey } = await svc.space();
+
+const post = (path: string, body: string | undefined, headers: Record<string, string> = {}) =>
+  fetch(`${svc.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, ...headers }, body });
+
+t.test('unauthorized without a key, with a malformed or unknown one', async (t) => {
+  for (const key of [null, 'nope', `mbx_${'0'.repeat(20)}_${'a'.repeat(32)}`, apiKey.slice(0, -1) + 'x']) {
+    const res = await svc.call(key, 'get_settings');
+    t.equal(res.status, 401, String(key));
+    t.equal(res.body.error.code, 'unauthorized');
+    t.equal(res.body.error.hint, null);
+    t.match(res.headers.get('www-authenticate'), /^Bearer/);
+  }
+  const basic = await fetch(`${svc.url}/v1/get_settings`, { method: 'POST', headers: { authorization: `Basic ${apiKey}` } });
+  t.equal(basic.status, 401);
+});
+
+t.test('an unknown tool or route is not_found', async (t) => {
+  const res = await svc.call(apiKey, 'send_pigeon');
+  t.equal(res.status, 404);
+  t.equal(res.body.error.code, 'not_found');
+  t.match(res.body.error.message, 'send_pigeon');
+  const get = await fetch(`${svc.url}/v1/get_settings`);
+  t.equal(get.status, 404);
+  t.equal((await get.json()).error.code, 'not_found');
+});
+
+t.test('bodies: empty is {}, not JSON or not an object is invalid_argument, too large is 413', async (t) => {
+  t.equal((await post('/v1/get_settings', undefined)).status, 200, 'empty body');
+  t.equal((await post('/v1/get_settings', '{}', { 'content-type': 'application/json' })).status, 200);
+  for (const body of ['{"a":', '[1,2]', '"texte"', 'null', '42']) {
+    const res = await post('/v1/get_settings', body, { 'content-type': 'application/json' });
+    t.equal(res.status, 400, body);
+    const json = await res.json();
+    t.equal(json.error.code, 'invalid_argument');
+    t.type(json.error.message, 'string');
+  }
+  const big = await post('/v1/create_key', JSON.stringify({ name: 'x'.repeat(5000) }), { 'content-type': 'application/json' });
+  t.equal(big.status, 413);
+  t.same((await big.json()).error.hint, { max_bytes: 4096 });
+  t.equal((await post('/v1/get_settings', '{}')).status, 200, 'the front end still answers');
+});
+
+t.test('the error body of decisions.md 1', async (t) => {
+  const res = await svc.call(apiKey, 'list_events', { limit: 0 });
+  t.equal(res.status, 400);
+  t.same(Object.keys(res.body), ['error']);
+  t.same(Object.keys(res.body.error).sort(), ['code', 'hint', 'message']);
+  t.same(res.body.error.hint, { parameter: 'limit' });
+  t.match(res.body.error.message, /^Paramètre invalide « limit » : au moins 1\. Corrigez l'appel\.$/);
+  t.match(res.headers.get('content-type'), 'application/json');
+});
+
+t.test('GET /v1/openapi.json is generated from the registry', async (t) => {
+  const res = await fetch(`${svc.url}/v1/openapi.json`);
+  t.equal(res.status, 200);
+  const doc = await res.json();
+  t.equal(doc.openapi, '3.1.0');
+  for (const tool of TOOLS) {
+    const op = doc.paths[`/v1/${tool.name}`]?.post;
+    t.ok(op, `${tool.name} documented`);
+    t.same(op.requestBody.content['application/json'].schema, JSON.parse(JSON.stringify(tool.input)));
+    t.same(op.responses['200'].content['application/json'].schema, JSON.parse(JSON.stringify(tool.output)));
+  }
+});
+
+t.test('GET /healthz answers when Redis answers', async (t) => {
+  const res = await fetch(`${svc.url}/healthz`);
+  t.equal(res.status, 200);
+  t.same(await res.json(), { status: 'ok' });
+});

@@ -1,0 +1,77 @@
+/** The MCP front end through the official SDK client: list, call every tool, errors, auth. */
+import t from 'tap';
+import { TOOLS } from '../../src/tools/index.js';
+import { EXAMPLES } from '../helpers/examples.js';
+import { startService } from '../helpers/service.js';
+
+const svc = await startService({ env: { MAILBOX_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') } });
+
+t.test('tools/list gives every registered tool with its input and output schemas', async (t) => {
+  const { apiKey } = await svc.space();
+  const client = await svc.mcp(apiKey);
+  const { tools } = await client.listTools();
+  t.same(tools.map((tool) => tool.name).sort(), TOOLS.map((tool) => tool.name).sort());
+  for (const tool of tools) {
+    const own = TOOLS.find((candidate) => candidate.name === tool.name)!;
+    t.same(tool.inputSchema, JSON.parse(JSON.stringify(own.input)), `${tool.name} inputSchema`);
+    t.same(tool.outputSchema, JSON.parse(JSON.stringify(own.output)), `${tool.name} outputSchema`);
+    t.ok(tool.description && tool.description.length > 20, `${tool.name} described`);
+  }
+});
+
+t.test('every registered tool answers through the SDK client, whose outputSchema validation passes', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const client = await svc.mcp(apiKey);
+  await client.listTools();
+  for (const tool of TOOLS) {
+    const example = EXAMPLES[tool.name];
+    t.ok(example, `${tool.name} has an example in test/helpers/examples.ts`);
+    if (!example) continue;
+    const args = await example({ svc, spaceId, apiKey });
+    const res = await client.callTool({ name: tool.name, arguments: args });
+    t.notOk(res.isError, `${tool.name}: ${JSON.stringify(res.content)}`);
+    t.type((res.content as { text: string }[])[0]!.text, 'string');
+  }
+});
+
+t.test('create_key over HTTP and MCP returns the same structured object', async (t) => {
+  const { apiKey } = await svc.space();
+  const client = await svc.mcp(apiKey);
+  const http = await svc.call(apiKey, 'create_key', { name: 'par-http', permissions: ['read'], daily_cap: 5 });
+  const mcp = await client.callTool({ name: 'create_key', arguments: { name: 'par-mcp', permissions: ['read'], daily_cap: 5 } });
+  const strip = (body: any) => ({ ...body, api_key: typeof body.api_key, key: { ...body.key, id: 0, name: 0, created_at: 0 } });
+  t.same(strip(mcp.structuredContent), strip(http.body));
+  t.match((mcp.content as { text: string }[])[0]!.text, /^Clé « par-mcp » créée \(lecture\)/);
+});
+
+t.test('a refusal over MCP: isError, the French message, then the error object; no structuredContent', async (t) => {
+  const { apiKey } = await svc.space();
+  const client = await svc.mcp(apiKey);
+  const res = await client.callTool({ name: 'create_key', arguments: { name: 'x', surprise: 1 } });
+  t.equal(res.isError, true);
+  t.notOk('structuredContent' in res && res.structuredContent);
+  const [message, object] = res.content as { text: string }[];
+  const body = JSON.parse(object!.text);
+  t.equal(body.error.code, 'invalid_argument');
+  t.equal(body.error.hint.parameter, 'surprise');
+  t.equal(message!.text, body.error.message);
+  const unknown = await client.callTool({ name: 'send_pigeon', arguments: {} });
+  t.equal(JSON.parse((unknown.content as { text: string }[])[1]!.text).error.code, 'not_found');
+});
+
+t.test('/mcp needs a valid key; stateless GET is 405', async (t) => {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const anonymous = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
+  t.equal(anonymous.status, 401);
+  t.equal((await anonymous.json()).error.code, 'unauthorized');
+  const { apiKey } = await svc.space();
+  const get = await fetch(`${svc.url}/mcp`, { headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });
+  t.equal(get.status, 405);
+  const revoked = await svc.key(apiKey, { name: 'éphémère' });
+  const client = await svc.mcp(revoked.apiKey);
+  await svc.call(apiKey, 'revoke_key', { key_id: revoked.keyId, confirm: true });
+  await t.rejects(client.listTools(), 'a revoked key stops at once over MCP too');
+  const del = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+  t.equal(del.status, 405);
+});
