@@ -1,3 +1,5 @@
+import { DateTime } from 'luxon';
+
 /**
  * The sending window (decisions.md 4), parsed from its configuration text:
  * `always`, or `<days> <HH:MM>-<HH:MM> <zone> [holidays:fr]` with days `mon-fri` or `mon,wed,fri`.
@@ -70,4 +72,66 @@ export function describeSendWindow(window: SendWindow): string {
   const zone = window.zone === 'Europe/Paris' ? 'heure de Paris' : `heure de ${window.zone}`;
   const holidays = window.holidays ? ', hors jours fériés' : '';
   return `${dayWords(window.days)}, de ${hourWords(window.startMinute)} à ${hourWords(window.endMinute)} (${zone})${holidays}`;
+}
+
+/** Easter Sunday (Gregorian, anonymous algorithm), as month and day. */
+function easter(year: number): { month: number; day: number } {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  return { month, day: ((h + l - 7 * m + 114) % 31) + 1 };
+}
+
+const holidayCache = new Map<number, Set<string>>();
+
+/** French public holidays of a year (metropolitan list), as YYYY-MM-DD. */
+export function frenchHolidays(year: number): Set<string> {
+  let days = holidayCache.get(year);
+  if (days) return days;
+  const sunday = DateTime.fromObject({ year, ...easter(year) }, { zone: 'UTC' });
+  const movable = [1, 39, 50].map((offset) => sunday.plus({ days: offset }).toISODate()!);
+  const fixed = ['01-01', '05-01', '05-08', '07-14', '08-15', '11-01', '11-11', '12-25'].map((md) => `${year}-${md}`);
+  days = new Set([...fixed, ...movable]);
+  holidayCache.set(year, days);
+  return days;
+}
+
+export interface DayInterval {
+  /** The calendar day in the window's zone (quotas count per day). */
+  day: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The open intervals of the next `days` calendar days, from `from` on (the current one clipped).
+ * `anyTime` opens whole days (a reply inside a conversation leaves outside the window; quotas still
+ * count per day).
+ */
+export function openIntervals(window: SendWindow, from: number, days: number, anyTime = false): DayInterval[] {
+  const out: DayInterval[] = [];
+  let cursor = DateTime.fromMillis(from, { zone: window.zone }).startOf('day');
+  for (let i = 0; i < days; i++, cursor = cursor.plus({ days: 1 })) {
+    const day = cursor.toISODate()!;
+    const open = window.always || anyTime;
+    if (!open) {
+      if (!window.days.includes(cursor.weekday)) continue;
+      if (window.holidays === 'fr' && frenchHolidays(cursor.year).has(day)) continue;
+    }
+    const start = open ? cursor.toMillis() : cursor.plus({ minutes: window.startMinute }).toMillis();
+    const end = open ? cursor.plus({ days: 1 }).toMillis() : cursor.plus({ minutes: window.endMinute }).toMillis();
+    if (end <= from) continue;
+    out.push({ day, start: Math.max(start, from), end });
+  }
+  return out;
 }

@@ -1,0 +1,55 @@
+/** The sending window: Paris working days, French public holidays, summer time. */
+import t from 'tap';
+import { frenchHolidays, openIntervals, parseSendWindow } from '../../src/sending/window.js';
+
+const paris = parseSendWindow('mon-fri 09:00-18:00 Europe/Paris holidays:fr');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+t.test('French public holidays, movable ones from Easter', async (t) => {
+  const y2026 = frenchHolidays(2026);
+  for (const day of ['2026-01-01', '2026-04-06', '2026-05-01', '2026-05-08', '2026-05-14', '2026-05-25', '2026-07-14', '2026-08-15', '2026-11-01', '2026-11-11', '2026-12-25']) {
+    t.ok(y2026.has(day), day);
+  }
+  t.equal(y2026.size, 11);
+  t.ok(frenchHolidays(2027).has('2027-03-29'), 'Easter Monday 2027');
+  t.ok(frenchHolidays(2025).has('2025-04-21'), 'Easter Monday 2025');
+});
+
+t.test('a Friday evening opens next Monday at 9:00 Paris time', async (t) => {
+  const friday = Date.parse('2026-11-27T18:30:00Z'); // 19:30 in Paris
+  const [first, second] = openIntervals(paris, friday, 7);
+  t.equal(first!.day, '2026-11-30');
+  t.equal(iso(first!.start), '2026-11-30T08:00:00.000Z');
+  t.equal(iso(first!.end), '2026-11-30T17:00:00.000Z');
+  t.equal(second!.day, '2026-12-01');
+});
+
+t.test('inside the window, the current interval starts now', async (t) => {
+  const now = Date.parse('2026-11-23T10:15:00Z');
+  const [first] = openIntervals(paris, now, 1);
+  t.equal(first!.start, now);
+});
+
+t.test('holidays are skipped; summer time moves 9:00 Paris to 07:00 UTC', async (t) => {
+  const [first] = openIntervals(paris, Date.parse('2026-11-10T18:00:00Z'), 7);
+  t.equal(first!.day, '2026-11-12', 'Armistice day skipped');
+  const [summer] = openIntervals(paris, Date.parse('2026-07-13T17:00:00Z'), 7);
+  t.equal(summer!.day, '2026-07-15', 'July 14 skipped');
+  t.equal(iso(summer!.start), '2026-07-15T07:00:00.000Z');
+});
+
+t.test('always, and replies outside the window, open whole days', async (t) => {
+  const saturday = Date.parse('2026-11-28T21:00:00Z');
+  const [first] = openIntervals(parseSendWindow('always'), saturday, 2);
+  t.equal(first!.start, saturday);
+  t.equal(first!.day, '2026-11-28');
+  const [reply] = openIntervals(paris, saturday, 2, true);
+  t.equal(reply!.start, saturday, 'a reply in a conversation may leave on a Saturday');
+  t.equal(iso(reply!.end), '2026-11-28T23:00:00.000Z', 'until Paris midnight');
+});
+
+t.test('bad configurations are refused at start', async (t) => {
+  for (const spec of ['mon-fri 18:00-09:00 Europe/Paris', 'fri-mon 09:00-18:00 Europe/Paris', 'moon 09:00-18:00 Europe/Paris', 'sometimes']) {
+    t.throws(() => parseSendWindow(spec), spec);
+  }
+});
