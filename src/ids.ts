@@ -42,13 +42,23 @@ export function encodeTime(ms: number): string {
  * id is sorted by creation time, and a time range is a lexicographic range of ids.
  */
 export class IdFactory {
+  private lastTime = -1;
+  private lastRandom: number[] = [];
+
   constructor(private readonly clock: Clock) {}
 
   next(kind: IdKind): string {
-    const bytes = randomBytes(RANDOM_CHARS);
-    let random = '';
-    for (const byte of bytes) random += ALPHABET[byte & 31];
-    return `${ID_PREFIXES[kind]}_${encodeTime(this.clock.now())}${random}`;
+    const now = this.clock.now();
+    if (now === this.lastTime) {
+      // Same millisecond: the next id is the previous one plus one, so one process's ids stay in order.
+      let i = RANDOM_CHARS - 1;
+      while (i >= 0 && this.lastRandom[i] === 31) this.lastRandom[i--] = 0;
+      if (i >= 0) this.lastRandom[i]!++;
+    } else {
+      this.lastTime = now;
+      this.lastRandom = [...randomBytes(RANDOM_CHARS)].map((byte) => byte & 15);
+    }
+    return `${ID_PREFIXES[kind]}_${encodeTime(now)}${this.lastRandom.map((digit) => ALPHABET[digit]).join('')}`;
   }
 }
 
