@@ -1,7 +1,7 @@
 /**
  * The space's journal: who did what and when (list_events). A line is written by the same script as
  * the change it tells, so the journal never lies about what happened. Its French text is rendered at
- * read time from `kind` and `data` (src/journal-texts.ts).
+ * read time from `kind` and `data` (JOURNAL_TEXTS in src/texts.ts).
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';

@@ -17,13 +17,9 @@ export interface Runtime {
 
 export function createRuntime(config: Config, options: { clock?: Clock; redis?: RedisClient; log?: Logger } = {}): Runtime {
   const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.logLevel);
   const redis = options.redis ?? createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
-  return {
-    config,
-    redis,
-    scripts: new Scripts(redis),
-    clock,
-    ids: new IdFactory(clock),
-    log: options.log ?? createLogger(config.logLevel),
-  };
+  // ioredis reconnects by itself; without a listener it prints "Unhandled error event" outside our log.
+  redis.on('error', (error: Error) => log.warn('redis connection error', { error: error.message }));
+  return { config, redis, scripts: new Scripts(redis), clock, ids: new IdFactory(clock), log };
 }

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { ID_BODY_PATTERN, idBody } from './ids.js';
 
 /**
- * Key secrets look like `mbx_<space id body>_<32 base62>`: the space is read from the secret itself,
- * so authentication is one round trip inside the space's hash slot, and any key of a space (or its
- * first 12 characters, the `prefix` shown in lists) can be spotted in a text (`secret_in_message`).
+ * Key secrets look like `mbx_<space-prefix>_<32 base62>` (decisions.md 2). The space-prefix is the
+ * space id's body rotated so that its random half comes first: the space is read from the secret
+ * itself (authentication is one round trip inside the space's hash slot), and the first 12 characters
+ * (`prefix` in key lists) name the space distinctly, so any key of the space, or its start, is spotted
+ * in a text (`secret_in_message`).
  */
 export const KEY_PREFIX_CHARS = 12;
 const SECRET = new RegExp(`^mbx_(${ID_BODY_PATTERN})_[0-9A-Za-z]{32}$`);
@@ -14,14 +16,20 @@ const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/;
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** The space a presented secret claims to belong to, or null when it is not shaped like a key. */
+const HALF = 10;
+const spacePrefix = (spaceId: string): string => {
+  const body = idBody(spaceId);
+  return body.slice(HALF) + body.slice(0, HALF);
+};
+
 export function spaceOfSecret(secret: string): string | null {
   const match = SECRET.exec(secret);
-  return match ? `spc_${match[1]}` : null;
+  return match ? `spc_${match[1]!.slice(HALF)}${match[1]!.slice(0, HALF)}` : null;
 }
 
-export const keySecret = (spaceId: string, random: string): string => `mbx_${idBody(spaceId)}_${random}`;
+export const keySecret = (spaceId: string, random: string): string => `mbx_${spacePrefix(spaceId)}_${random}`;
 
-export const keyPrefix = (spaceId: string): string => `mbx_${idBody(spaceId)}`.slice(0, KEY_PREFIX_CHARS);
+export const keyPrefix = (spaceId: string): string => `mbx_${spacePrefix(spaceId)}`.slice(0, KEY_PREFIX_CHARS);
 
 /** True when the text carries a key of any space, a webhook secret, or the start of a key of this space. */
 export function carriesSecret(text: string, spaceId: string): boolean {

@@ -21,7 +21,7 @@
   ARGV[10] journal line JSON
   ARGV[11] journal refs JSON array
   Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"not_found","hint":{"inbox_id"}}
-    | {"error":"key_limit"} | {"error":"key_name_taken","hint":{"name"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
+    | {"error":"key_limit","hint":{"max"}} | {"error":"key_name_taken","hint":{"name"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
   Events: none; journal line key.created.
 ]]
 --- @include "refuse"
@@ -30,7 +30,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 for _, inboxId in ipairs(cjson.decode(ARGV[8])) do
   if not redis.call('ZSCORE', KEYS[6], inboxId) then return refuse('not_found', { inbox_id = inboxId }) end
 end
-if redis.call('HLEN', KEYS[3]) >= tonumber(ARGV[6]) then return refuse('key_limit') end
+if redis.call('HLEN', KEYS[3]) >= tonumber(ARGV[6]) then return refuse('key_limit', { max = tonumber(ARGV[6]) }) end
 if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
   return refuse('key_name_taken', { name = cjson.decode(ARGV[2]).name })
 end
@@ -39,7 +39,8 @@ local day = 86400000
 redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - day)
 if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[7]) then
   local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
-  local wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000)
+  local wait = 86400
+  if oldest[2] then wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000) end
   return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])

@@ -13,17 +13,20 @@ import { uws, type HttpRequest, type HttpResponse, type us_listen_socket } from 
 
 export interface HttpServer {
   port: number;
-  close(): void;
+  /** Stops listening, then waits (at most `graceMs`) for the requests in flight. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export function startHttp(rt: Runtime, options: { port: number; host: string }): Promise<HttpServer> {
   const app = uws.App();
+  let inFlight = 0;
   const openapi = JSON.stringify(openApiDocument(rt.config.baseUrl));
 
   /** Reads, authenticates and answers; every failure becomes the error body of the table. */
   const handle = (res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>) => {
     const request = readRequest(res, req);
     const started = performance.now();
+    inFlight++;
     readBody(res, rt.config.maxBodyBytes)
       .then((body) => work(request, body))
       .catch((error: unknown) => {
@@ -32,6 +35,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
         return errorReply(refusal);
       })
       .then((reply) => {
+        inFlight--;
         send(res, request, reply);
         rt.log.debug('request', { method: request.method, url: request.url, status: reply.status, ms: +(performance.now() - started).toFixed(2) });
       });
@@ -84,7 +88,15 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port}`));
-      resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket) });
+      resolve({
+        port: uws.us_socket_local_port(socket),
+        async close(graceMs = 10_000) {
+          uws.us_listen_socket_close(socket);
+          for (const deadline = Date.now() + graceMs; inFlight > 0 && Date.now() < deadline; ) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        },
+      });
     });
   });
 }

@@ -93,7 +93,7 @@ t.test('create_key: key_limit at 20 active keys', async (t) => {
 t.test('create_key: secret_in_message', async (t) => {
   const { apiKey } = await svc.space();
   const other = await svc.space();
-  for (const name of [`clé ${apiKey}`, `copie ${other.apiKey}`, `début ${apiKey.slice(0, 12)}`, 'whsec_MDEyMzQ1Njc4OWFiY2RlZg==']) {
+  for (const name of [`clé ${apiKey}`, other.apiKey, `début ${apiKey.slice(0, 12)}`, 'whsec_MDEyMzQ1Njc4OWFiY2RlZg==']) {
     const res = await svc.call(apiKey, 'create_key', { name: name.slice(0, 60) });
     t.equal(res.status, 422, name);
     t.equal(res.body.error.code, 'secret_in_message');
@@ -135,6 +135,11 @@ t.test('create_key: space_rate_limited after the 24 h budget', async (t) => {
   t.equal(res.body.error.code, 'space_rate_limited');
   t.ok(res.body.error.hint.retry_after_seconds > 86000 && res.body.error.hint.retry_after_seconds <= 86400);
   t.equal(res.headers.get('retry-after'), String(res.body.error.hint.retry_after_seconds));
+  const closed = await startService({ env: { KEYS_CREATED_PER_24H: '0' } });
+  const space = await closed.space();
+  const none = await closed.call(space.apiKey, 'create_key', { name: 'a' });
+  t.equal(none.body.error.code, 'space_rate_limited', 'a zero budget refuses every creation');
+  t.equal(none.body.error.hint.retry_after_seconds, 86400);
 });
 
 t.test('revoke_key: refusals, and a revoked key fails at once on every front end', async (t) => {

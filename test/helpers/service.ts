@@ -12,6 +12,8 @@ import { startHttp } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { closeQueues } from '../../src/queues.js';
+import { startDns, type TestDns } from './dns.js';
 import { testRedisTarget } from './redis.js';
 
 export interface CallResult {
@@ -24,6 +26,8 @@ export interface TestService {
   url: string;
   rt: Runtime;
   clock: Clock;
+  /** The authoritative DNS server the service's domain checks ask (DNS_SERVERS), unless env names another. */
+  dns: TestDns;
   /** POST /v1/<tool> with a bearer key. */
   call(key: string | null, tool: string, body?: unknown): Promise<CallResult>;
   /** A space made as the operator's CLI makes it; verified unless told otherwise. */
@@ -42,7 +46,8 @@ export interface ServiceOptions {
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const target = await testRedisTarget();
-  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', ...options.env });
+  const dns = await startDns();
+  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, ...options.env });
   const clock = options.clock ?? systemClock;
   const rt = createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) });
   const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
@@ -54,6 +59,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     url,
     rt,
     clock,
+    dns,
     async call(key, tool, body = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (key) headers.authorization = `Bearer ${key}`;
@@ -81,7 +87,9 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     async close() {
       await Promise.all(clients.map((c) => c.close()));
       http.close();
+      await closeQueues(rt);
       rt.redis.disconnect();
+      await dns.close();
     },
   };
   t.teardown(() => service.close());
