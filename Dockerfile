@@ -1,0 +1,30 @@
+# Mailbox: the HTTP + MCP front end (`mailbox serve`). The image holds no redis-server: give it
+# REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does). Port 2525 is for SMTP, planned.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY actors ./actors
+RUN npm run build
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    SMTP_PORT=2525
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY lua ./lua
+# Writable data directory (MAILBOX_DATA_DIR=var) for the user the service runs as.
+RUN mkdir -p var && chown node:node var
+USER node
+EXPOSE 8080 2525
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "bin/mailbox.js", "serve"]
