@@ -14,9 +14,14 @@ export interface Config {
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
   masterKey: Buffer | null;
+  /** The shared domain of the deployment; '' when COMMON_DOMAIN='' disables it. */
   commonDomain: string;
   serviceDomains: string[];
   mxHost: string;
+  /** The host a space's SPF record must include (`include:<spfHost>`). */
+  spfHost: string;
+  /** Resolvers for domain checks, `host:port` each; null = the system's. */
+  dnsServers: string[] | null;
   sendWindow: string;
   spacingSeconds: number;
   webhooksEnabled: boolean;
@@ -43,6 +48,12 @@ export const DEFAULT_PLANS: Record<string, Plan> = {
   pro: { name: 'pro', inbox_cap: 25, daily_max: 20, price_id: null },
   scale: { name: 'scale', inbox_cap: 250, daily_max: 20, price_id: null },
 };
+
+/** No plan: one inbox, free (interface.md part 1); anything more asks for a plan. */
+export const NO_PLAN: Plan = { name: 'none', inbox_cap: 1, daily_max: 20, price_id: null };
+
+/** The plan a space's `plan` field names; a name no longer configured counts as no plan. */
+export const planOf = (config: Config, name: string): Plan => config.plans[name] ?? NO_PLAN;
 
 export const DEFAULT_LIMITS: Limits = {
   active_keys: 20,
@@ -82,6 +93,15 @@ function parseNodes(raw: string | undefined): { host: string; port: number }[] |
   return nodes.length ? nodes : null;
 }
 
+/** `DNS_SERVERS=127.0.0.1:5353,[::1]:53`: node's Resolver takes these spellings as they are. */
+function parseDnsServers(raw: string | undefined): string[] | null {
+  const servers = list(raw);
+  for (const entry of servers) {
+    if (!/^(\[[0-9a-f:.]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/.test(entry)) throw new Error(`DNS_SERVERS entry "${entry}" is not an IP address with an optional :port`);
+  }
+  return servers.length ? servers : null;
+}
+
 function parseMasterKey(raw: string | undefined): Buffer | null {
   if (!raw) return null;
   const key = Buffer.from(raw, 'base64');
@@ -105,7 +125,9 @@ function parsePlans(raw: string | undefined): Record<string, Plan> {
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const host = env.HOST || '127.0.0.1';
-  const commonDomain = (env.COMMON_DOMAIN || 'agents.mailbox.localhost').toLowerCase();
+  // Unset: the default common domain; set to '' it is disabled (spaces then need their own domain).
+  const commonDomain = (env.COMMON_DOMAIN ?? 'agents.mailbox.localhost').trim().toLowerCase();
+  const serviceDomains = list(env.SERVICE_DOMAINS || `mailbox.localhost,${commonDomain}`);
   return {
     port,
     host,
@@ -115,8 +137,10 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl: (env.BASE_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     masterKey: parseMasterKey(env.MAILBOX_MASTER_KEY),
     commonDomain,
-    serviceDomains: list(env.SERVICE_DOMAINS || `mailbox.localhost,${commonDomain}`),
-    mxHost: env.MX_HOST || `mx.${commonDomain}`,
+    serviceDomains,
+    mxHost: (env.MX_HOST || `mx.${commonDomain || serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
+    spfHost: (env.SPF_HOST || `_spf.${serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
+    dnsServers: parseDnsServers(env.DNS_SERVERS),
     sendWindow: env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr',
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),

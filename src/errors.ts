@@ -24,7 +24,7 @@ const TABLE = {
   not_found: { status: 404, message: (d) => `${d.reason ?? "L'objet demandé n'existe pas pour cette clé."} Vérifiez l'identifiant.` },
   rate_limited: { status: 429, message: (d) => `Trop de requêtes pour cette clé.${wait(d)}` },
   internal: { status: 500, message: () => 'Erreur interne du service ; rien n\'a été modifié. Réessayez dans un instant.' },
-  payload_too_large: { status: 413, message: (d) => `Requête trop volumineuse (au plus ${d.max_bytes} octets). Réduisez le contenu.` },
+  payload_too_large: { status: 413, message: (d) => `Requête trop volumineuse${typeof d.max_bytes === 'number' ? ` (au plus ${d.max_bytes} octets)` : ''}. Réduisez le contenu.` },
 
   // interface.md part 7.
   space_unverified: { status: 403, message: () => "L'espace n'est pas encore vérifié : ses boîtes reçoivent mais n'envoient pas. Faites confirmer l'humain de l'espace avec le code reçu par e-mail (outil verify)." },
@@ -52,7 +52,7 @@ const TABLE = {
   access_changed: { status: 409, message: () => 'Les droits de cette connexion ont changé pendant la lecture. Relancez la lecture.' },
   workspace_busy: { status: 429, message: (d) => `Trop d'attentes en cours pour cet espace de travail.${wait(d)}` },
   reserved_username: { status: 422, message: () => "Ce nom d'utilisateur est réservé. Choisissez-en un autre." },
-  domain_not_allowed: { status: 422, message: (d) => `Ce domaine n'est pas utilisable ici${Array.isArray(d.allowed_domains) && d.allowed_domains.length ? ` (domaines permis : ${d.allowed_domains.join(', ')})` : ''}. Choisissez un domaine d'envoi de l'espace.` },
+  domain_not_allowed: { status: 422, message: (d) => `Ce domaine n'est pas utilisable ici${Array.isArray(d.allowed_domains) && d.allowed_domains.length ? ` (domaines permis : ${d.allowed_domains.join(', ')})` : ''}. ${d.reason ?? "Choisissez un domaine d'envoi de l'espace."}` },
   no_sending_domain: { status: 409, message: () => "L'espace n'a aucun domaine d'envoi. Ajoutez un domaine avec add_domain." },
   inbox_limit: { status: 409, message: (d) => `Plafond de boîtes de l'offre atteint${typeof d.inbox_count === 'number' ? ` (${d.inbox_count} boîtes)` : ''}. Supprimez une boîte ou changez d'offre.` },
   inbox_creation_limit: { status: 429, message: (d) => `Trop de boîtes créées en 7 jours (les boîtes supprimées comptent).${wait(d)}` },
@@ -82,6 +82,9 @@ const TABLE = {
   revision_mismatch: { status: 409, message: (d) => `Le brouillon a changé depuis votre lecture${d.revision ? ` (révision actuelle ${d.revision})` : ''}. Relisez-le puis approuvez la révision actuelle.` },
   suppression_locked: { status: 409, message: () => "Un désabonnement ou une plainte ne se lève pas par un outil : seule la personne peut écrire à nouveau." },
   thread_loop_guard: { status: 429, message: (d) => `Trois messages sont déjà partis dans ce fil en 24 h sans réponse du correspondant.${wait(d)}` },
+
+  // Ours (docs/errors.md): request_inbox_review and the operator's resume-inbox on an inbox that is not suspended.
+  inbox_not_suspended: { status: 409, message: () => "Cette boîte n'est pas suspendue : elle envoie normalement. Rien à demander." },
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof TABLE;

@@ -43,6 +43,17 @@ const JOURNAL_TEXTS: Record<string, (d: LineData) => string> = {
   'key.created': (d) =>
     `Création de la clé ${quote(String(d.name))} (${permissionList((d.permissions as string[]) ?? [])})`,
   'key.revoked': (d) => `Révocation ${d.kind === 'connection' ? 'de la connexion' : 'de la clé'} ${quote(String(d.name))}`,
+  'inbox.created': (d) => `Création de la boîte ${quote(String(d.address))}`,
+  'inbox.deleted': (d) => `Suppression de la boîte ${quote(String(d.address))}`,
+  'inbox.suspended': (d) => `Suspension de la boîte ${quote(String(d.address))} : ${d.reason}`,
+  'inbox.review_requested': (d) => `Demande de reprise de la boîte ${quote(String(d.address))}${d.message ? ` : ${quote(String(d.message))}` : ''}`,
+  'inbox.resumed': (d) => `Reprise de la boîte ${quote(String(d.address))} par l'opérateur`,
+  'domain.added': (d) => `Ajout du domaine ${quote(String(d.domain))}`,
+  'domain.checked': (d) =>
+    `Vérification DNS du domaine ${quote(String(d.domain))} : ${d.found} enregistrement${Number(d.found) > 1 ? 's' : ''} requis sur ${d.required} en place`,
+  'domain.verified': (d) => `${d.restored ? 'Rétablissement' : 'Validation'} du domaine ${quote(String(d.domain))}`,
+  'domain.suspended': (d) => `Suspension du domaine ${quote(String(d.domain))} : ${d.reason}`,
+  'domain.removed': (d) => `Retrait du domaine ${quote(String(d.domain))}`,
 };
 
 export const journalText = (kind: string, data: LineData): string => JOURNAL_TEXTS[kind]?.(data) ?? kind;

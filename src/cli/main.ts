@@ -1,10 +1,15 @@
 /**
- * `mailbox serve [--role http]` runs the service; `mailbox admin ...` is the operator's CLI
+ * `mailbox serve [--role all|http|worker]` runs the service; `mailbox admin ...` is the operator's CLI
  * (decisions.md 8). Both read the same environment.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { createSpace } from '../../actors/space.js';
+import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
+import { MailboxError } from '../errors.js';
+import { idPattern } from '../ids.js';
+import { closeQueues } from '../queues.js';
+import { startDomainWorker } from '../workers/domains.js';
 import { loadConfig, type Config } from '../config.js';
 import { startHttp } from '../http/server.js';
 import { startLocalRedis, type LocalRedis } from '../redis/local.js';
@@ -17,8 +22,13 @@ export interface CliIo {
 }
 
 const USAGE = `usage:
-  mailbox serve [--role http]
-  mailbox admin create-space --human <email> [--name <name>] [--plan <plan>] [--verified] [--managed]`;
+  mailbox serve [--role all|http|worker]
+  mailbox admin create-space --human <email> [--name <name>] [--plan <plan>] [--verified] [--managed]
+  mailbox admin resume-inbox <inbox_id> --space <space_id>
+  mailbox admin resume-inbox <address>`;
+
+/** `all` (the default) runs the front end and the workers in one process; the others split them. */
+const ROLES = ['all', 'http', 'worker'] as const;
 
 /** With no REDIS_URL nor cluster, the embedded default: a local redis-server with its data under ./var. */
 async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalRedis | null }> {
@@ -28,27 +38,73 @@ async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalR
 }
 
 async function serve(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'http' } } });
-  if (values.role !== 'http') {
-    io.err(`unknown role "${values.role}"; roles available: http`);
+  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
+  const role = ROLES.find((r) => r === values.role);
+  if (!role) {
+    io.err(`unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`);
     return 2;
   }
   const config = loadConfig(io.env);
   const { rt, local } = await openRuntime(config);
-  const http = await startHttp(rt, { port: config.port, host: config.host });
-  rt.log.info('mailbox listening', { http: `http://${config.host}:${http.port}`, redis: local ? local.url : 'external' });
+  const http = role === 'worker' ? null : await startHttp(rt, { port: config.port, host: config.host });
+  const worker = role === 'http' ? null : startDomainWorker(rt);
+  rt.log.info('mailbox running', {
+    role,
+    http: http ? `http://${config.host}:${http.port}` : null,
+    redis: local ? local.url : 'external',
+  });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  http.close();
+  await http?.close();
+  await worker?.close();
+  await closeQueues(rt);
   rt.redis.disconnect();
   await local?.stop();
   return 0;
 }
 
+/**
+ * `resume-inbox <inbox_id> --space <space_id>`, or `resume-inbox <address>`: inbox ids are not indexed
+ * across spaces, so either the space is given or the address index finds both.
+ */
+async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { space: { type: 'string' } } });
+  const [target] = positionals;
+  if (!target || positionals.length > 1) {
+    io.err(USAGE);
+    return 2;
+  }
+  const byAddress = target.includes('@');
+  if (!byAddress && (!values.space || !new RegExp(idPattern('space')).test(values.space) || !new RegExp(idPattern('inbox')).test(target))) {
+    io.err('give an inbox id (inb_...) with --space <space_id> (spc_...), or the inbox address');
+    return 2;
+  }
+  const { rt, local } = await openRuntime(loadConfig(io.env));
+  try {
+    const claim = byAddress ? await spaceOfAddress(rt, target) : null;
+    if (byAddress && claim?.state !== 'active') {
+      io.err(`no live inbox has the address ${target}`);
+      return 1;
+    }
+    const spaceId = claim ? claim.space_id : values.space!;
+    const inbox = await resumeInbox(rt, spaceId, claim ? claim.inbox_id : target);
+    io.out(JSON.stringify({ space_id: spaceId, inbox_id: inbox.id, address: inbox.address, status: inbox.status }));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof MailboxError)) throw error;
+    io.err(`${error.code}: ${error.message}`);
+    return 1;
+  } finally {
+    rt.redis.disconnect();
+    await local?.stop();
+  }
+}
+
 async function admin(args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
+  if (command === 'resume-inbox') return resumeInboxCommand(rest, io);
   if (command !== 'create-space') {
     io.err(USAGE);
     return 2;

@@ -28,6 +28,17 @@ export function spaceKeys(spaceId: string) {
     keyCreations: `${tag}:keys:created`,
     /** sorted set (score 0, lex): live inbox ids. */
     inboxes: `${tag}:inboxes`,
+    /** hash: an inbox's fields (kept after deletion, status `deleted`: its journal stays readable). */
+    inbox: (inboxId: string) => `${tag}:inbox:${inboxId}`,
+    /** sorted set: inbox id scored by creation time (ms), 7 days kept: the creation limit counts deleted ones too. */
+    inboxCreations: `${tag}:inboxes:created`,
+    /** hash: registered domain name -> domain id (its length is the space's domain count). */
+    domains: `${tag}:domains`,
+    /**
+     * hash: a registered domain's fields, by name (what create_inbox and remove_domain are given).
+     * `status` here is what the send path reads to refuse `domain_suspended`.
+     */
+    domain: (name: string) => `${tag}:domain:${name}`,
     /** stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). */
     events: `${tag}:events`,
     /** hash: journal line id -> line JSON. */
@@ -38,3 +49,22 @@ export function spaceKeys(spaceId: string) {
 }
 
 export type SpaceKeys = ReturnType<typeof spaceKeys>;
+
+/**
+ * Indexes that span spaces, each under its own hash tag: claimed before a space's script runs and
+ * undone if it refuses (never one script across two tags). Values are JSON strings (actors/claims.ts).
+ */
+export const globalKeys = {
+  /**
+   * string `{"space_id","inbox_id","state","at"}`: who holds an address. The SMTP side accepts mail for
+   * `active` claims; a common-domain address stays claimed forever (`deleted`), never reassigned.
+   */
+  address: (address: string) => `${KEY_PREFIX}:{addr:${address}}`,
+  /** string `{"space_id","domain_id"}`: the space that first proved a domain's ownership (inbound routing too). */
+  domain: (domain: string) => `${KEY_PREFIX}:{dom:${domain}}`,
+};
+
+/** BullMQ queue prefixes: one hash tag per queue, so each queue's keys live in one Cluster slot. */
+export const QUEUE_PREFIX = {
+  domains: `${KEY_PREFIX}:{q:domains}`,
+} as const;

@@ -37,3 +37,62 @@ export const Limit = (max: number, fallback: number) =>
 export const Cursor = Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor de l\'appel précédent' });
 
 export const Confirm = Type.Literal(true, { description: 'doit valoir true : action irréversible' });
+
+/** The inbox object (interface.md part 2), returned by create_inbox, list_inboxes, inbox_status... */
+export const InboxSchema = Output({
+  id: Id('inbox'),
+  address: Type.String(),
+  display_name: Type.String(),
+  drafts: Type.Integer({ description: 'brouillons à valider' }),
+  queued: Type.Integer({ description: 'messages en file' }),
+  next_send_at: Nullable(IsoDate),
+  quota: Output({
+    daily_quota: Type.Integer({ description: "quota du jour (palier de montée en charge)" }),
+    daily_max: Type.Integer({ description: "quota maximal de l'offre" }),
+    sent_today: Type.Integer(),
+    remaining_today: Type.Integer(),
+  }),
+  send_window: Type.String({ description: "fenêtre d'envoi en toutes lettres" }),
+  shared: Type.Boolean({ description: 'boîte du domaine commun' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('deleted')]),
+  status_changed_at: Nullable(IsoDate),
+  status_reason: Nullable(Type.String()),
+  suspension: Nullable(
+    Output({
+      review: Type.Union([Type.Literal('none'), Type.Literal('requested')]),
+      requested_at: Nullable(IsoDate),
+    }),
+  ),
+  warmup: Output({
+    week: Type.Integer({ minimum: 1 }),
+    step: Type.Integer({ description: 'quota quotidien du palier en cours' }),
+    steps: Type.Array(Type.Integer()),
+    finished: Type.Boolean(),
+  }),
+});
+
+/** The domain object (interface.md part 2), returned by add_domain, verify_domain, list_domains. */
+export const DomainSchema = Output({
+  id: Id('domain'),
+  domain: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('suspended')]),
+  status_reason: Nullable(Type.String()),
+  verified_at: Nullable(IsoDate),
+  last_checked_at: Nullable(IsoDate),
+  records: Type.Array(
+    Output({
+      label: Type.String(),
+      name: Type.String({ description: 'nom DNS complet' }),
+      note: Type.String(),
+      required: Type.Boolean(),
+      role: Type.Union(['ownership', 'dkim', 'spf', 'mx', 'dmarc'].map((r) => Type.Literal(r))),
+      seen: Nullable(Type.String({ description: 'valeur vue au dernier contrôle' })),
+      state: Type.Union([Type.Literal('found'), Type.Literal('absent'), Type.Literal('different')]),
+      type: Type.Union([Type.Literal('TXT'), Type.Literal('MX')]),
+      value: Type.String({ description: 'valeur à publier' }),
+    }),
+  ),
+});
+
+/** A domain name given by the caller (normalised and checked by src/domains/names.ts). */
+export const DomainName = Type.String({ minLength: 1, maxLength: 253, description: 'nom de domaine, par exemple envoi.exemple.fr' });

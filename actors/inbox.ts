@@ -1,0 +1,245 @@
+/**
+ * The Inbox actor: an address of the space, on the common domain or on one of its own verified
+ * domains. Its fields are a hash under the space's tag; its address is claimed in a global index
+ * (actors/claims.ts) that the SMTP side reads to accept mail. Each behaviour is one script of lua/inbox/.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { globalKeys, spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { planOf, type Config } from '../src/config.js';
+import { MailboxError } from '../src/errors.js';
+import { describeSendWindow, parseSendWindow } from '../src/sending/window.js';
+import { warmup, type Warmup } from '../src/sending/warmup.js';
+import { readClaim, swapClaim, type AddressClaim } from './claims.js';
+import { prepareEvent } from './events.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
+import { actorOf, type Access } from './space.js';
+
+export type InboxStatus = 'active' | 'suspended' | 'deleted';
+
+/** The inbox hash, as stored (string fields; '' for none). */
+export interface StoredInbox {
+  id: string;
+  address: string;
+  username: string;
+  domain: string;
+  display_name: string;
+  shared: '1' | '0';
+  status: InboxStatus;
+  status_changed_at: string;
+  status_reason: string;
+  review: 'none' | 'requested';
+  review_requested_at: string;
+  review_message: string;
+  created_at: string;
+  created_by: string;
+  deleted_at: string;
+  /** The exact JSON of its address claim, so deletion can update that claim and nothing else. */
+  claim: string;
+}
+
+/** The inbox object of interface.md part 2, field by field. */
+export interface InboxView {
+  id: string;
+  address: string;
+  display_name: string;
+  drafts: number;
+  queued: number;
+  next_send_at: string | null;
+  quota: { daily_quota: number; daily_max: number; sent_today: number; remaining_today: number };
+  send_window: string;
+  shared: boolean;
+  status: InboxStatus;
+  status_changed_at: string | null;
+  status_reason: string | null;
+  suspension: { review: 'none' | 'requested'; requested_at: string | null } | null;
+  warmup: Warmup;
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+/**
+ * A claim whose inbox does not exist this long after it was taken is left over from a process that
+ * died between the claim and the space's script: it may be taken over.
+ */
+const CLAIM_GRACE_MS = 60_000;
+
+export async function readInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<StoredInbox | null> {
+  const fields = await rt.redis.hgetall(spaceKeys(spaceId).inbox(inboxId));
+  return fields.id ? (fields as unknown as StoredInbox) : null;
+}
+
+/** An inbox the calling key may see: others (another space's, outside its `inbox_ids`, deleted if asked) are `not_found`. */
+export async function visibleInbox(rt: Runtime, access: Access, inboxId: string, options: { live: boolean }): Promise<StoredInbox> {
+  const own = access.key.inbox_ids;
+  const inbox = own && !own.includes(inboxId) ? null : await readInbox(rt, access.space.id, inboxId);
+  if (!inbox || (options.live && inbox.status === 'deleted')) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
+  return inbox;
+}
+
+export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number): InboxView {
+  const dailyMax = planOf(config, plan).daily_max;
+  const steps = warmup(Date.parse(inbox.created_at), nowMs, dailyMax);
+  // Outbound messages arrive with the sending issue: until then nothing is drafted, queued or sent.
+  const sentToday = 0;
+  return {
+    id: inbox.id,
+    address: inbox.address,
+    display_name: inbox.display_name,
+    drafts: 0,
+    queued: 0,
+    next_send_at: null,
+    quota: { daily_quota: steps.step, daily_max: dailyMax, sent_today: sentToday, remaining_today: Math.max(0, steps.step - sentToday) },
+    send_window: describeSendWindow(parseSendWindow(config.sendWindow)),
+    shared: inbox.shared === '1',
+    status: inbox.status,
+    status_changed_at: inbox.status_changed_at || null,
+    status_reason: inbox.status_reason || null,
+    suspension: inbox.status === 'suspended' ? { review: inbox.review, requested_at: inbox.review_requested_at || null } : null,
+    warmup: steps,
+  };
+}
+
+/**
+ * Takes the address for this inbox: free, or left over by a creation that never finished. False when
+ * another inbox holds it (or held it: a common-domain address is never given again).
+ */
+async function claimAddress(rt: Runtime, key: string, claim: string): Promise<boolean> {
+  if (await swapClaim(rt, key, null, claim)) return true;
+  const held = await readClaim<AddressClaim>(rt, key);
+  if (!held) return swapClaim(rt, key, null, claim);
+  const { space_id, inbox_id, state, at } = held.value;
+  const stale = state === 'active' && rt.clock.now() - at > CLAIM_GRACE_MS && !(await rt.redis.exists(spaceKeys(space_id).inbox(inbox_id)));
+  return stale && swapClaim(rt, key, held.raw, claim);
+}
+
+export interface NewInbox {
+  username: string;
+  domain: string;
+  shared: boolean;
+  display_name: string;
+}
+
+export async function createInbox(rt: Runtime, access: Access, spec: NewInbox): Promise<StoredInbox> {
+  const spaceId = access.space.id;
+  const keys = spaceKeys(spaceId);
+  const id = rt.ids.next('inbox');
+  const now = rt.clock.now();
+  const address = `${spec.username}@${spec.domain}`;
+  const claimKey = globalKeys.address(address);
+  const claim = JSON.stringify({ space_id: spaceId, inbox_id: id, state: 'active', at: now } satisfies AddressClaim);
+  const inbox: StoredInbox = {
+    id,
+    address,
+    username: spec.username,
+    domain: spec.domain,
+    display_name: spec.display_name,
+    shared: spec.shared ? '1' : '0',
+    status: 'active',
+    status_changed_at: '',
+    status_reason: '',
+    review: 'none',
+    review_requested_at: '',
+    review_message: '',
+    created_at: iso(now),
+    created_by: access.key.id,
+    deleted_at: '',
+    claim,
+  };
+  if (!(await claimAddress(rt, claimKey, claim))) throw new MailboxError('address_taken');
+  const caps = { none: planOf(rt.config, 'none').inbox_cap, ...Object.fromEntries(Object.values(rt.config.plans).map((p) => [p.name, p.inbox_cap])) };
+  const line = prepareLine(rt, 'inbox.created', actorOf(access), { inbox_id: id, domain: spec.domain }, { address, display_name: spec.display_name });
+  try {
+    await rt.scripts.run(
+      'inbox/createInbox',
+      [keys.space, keys.inboxes, keys.inboxCreations, keys.inbox(id), keys.domain(spec.domain), keys.journal, keys.journalIndex],
+      [id, JSON.stringify(inbox), now, spec.shared ? '1' : '0', JSON.stringify(caps), WEEK_MS, ...lineArgs(line)],
+    );
+  } catch (error) {
+    await swapClaim(rt, claimKey, claim, null);
+    if (error instanceof MailboxError && error.code === 'payment_required') {
+      throw new MailboxError('payment_required', null, { reason: 'une deuxième boîte' });
+    }
+    throw error;
+  }
+  return inbox;
+}
+
+/** The live inboxes the key may see, newest first (a space holds at most its plan's cap of them). */
+export async function listLiveInboxes(rt: Runtime, access: Access): Promise<StoredInbox[]> {
+  const keys = spaceKeys(access.space.id);
+  const own = access.key.inbox_ids;
+  const ids = (await rt.redis.zrevrangebylex(keys.inboxes, '+', '-')).filter((id) => !own || own.includes(id));
+  if (!ids.length) return [];
+  const pipeline = rt.redis.pipeline();
+  for (const id of ids) pipeline.hgetall(keys.inbox(id));
+  const replies = (await pipeline.exec()) ?? [];
+  return replies.map(([, fields]) => fields as StoredInbox).filter((inbox) => inbox.id);
+}
+
+/**
+ * Deletes an inbox: the SMTP side stops accepting its address (released on an own domain, kept
+ * forever as `deleted` on the common domain). Its drafts and queued messages are cancelled by the
+ * outbound issue's store, which does not exist yet: 0 for now.
+ */
+export async function deleteInbox(rt: Runtime, access: Access, inboxId: string): Promise<{ cancelled_messages: number }> {
+  const inbox = await visibleInbox(rt, access, inboxId, { live: true });
+  if (inbox.status === 'suspended') throw new MailboxError('inbox_suspended', null, { reason: inbox.status_reason });
+  const keys = spaceKeys(access.space.id);
+  const line = prepareLine(rt, 'inbox.deleted', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
+  await rt.scripts.run(
+    'inbox/deleteInbox',
+    [keys.inbox(inboxId), keys.inboxes, keys.domain(inbox.domain), keys.journal, keys.journalIndex],
+    [inboxId, iso(rt.clock.now()), ...lineArgs(line)],
+  );
+  const next = inbox.shared === '1' ? JSON.stringify({ ...(JSON.parse(inbox.claim) as AddressClaim), state: 'deleted' }) : null;
+  if (!(await swapClaim(rt, globalKeys.address(inbox.address), inbox.claim, next))) {
+    rt.log.warn('address claim changed under a deleted inbox', { inbox_id: inboxId });
+  }
+  return { cancelled_messages: 0 };
+}
+
+/**
+ * Suspends an active inbox (the circuit breaker's call): it stops sending, keeps receiving, and
+ * `mail.inbox.suspended` is emitted. False when it was already suspended.
+ */
+export async function suspendInbox(rt: Runtime, spaceId: string, inboxId: string, reason: string): Promise<boolean> {
+  const inbox = await readInbox(rt, spaceId, inboxId);
+  if (!inbox) throw new MailboxError('not_found');
+  const keys = spaceKeys(spaceId);
+  const refs = { inbox_id: inboxId, domain: inbox.domain };
+  const line = prepareLine(rt, 'inbox.suspended', SERVICE_ACTOR, refs, { address: inbox.address, reason });
+  const event = prepareEvent(rt, spaceId, 'mail.inbox.suspended', { refs: { inbox_id: inboxId } }, { inbox_id: inboxId, address: inbox.address, reason });
+  const reply = await rt.scripts.run<{ changed: boolean }>(
+    'inbox/suspendInbox',
+    [keys.inbox(inboxId), keys.events, keys.journal, keys.journalIndex],
+    [iso(rt.clock.now()), reason, ...lineArgs(line), event],
+  );
+  return reply.changed;
+}
+
+/** The operator's resumption (`mailbox admin resume-inbox`): only a suspended inbox. */
+export async function resumeInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<StoredInbox> {
+  const inbox = await readInbox(rt, spaceId, inboxId);
+  if (!inbox) throw new MailboxError('not_found');
+  const keys = spaceKeys(spaceId);
+  const line = prepareLine(rt, 'inbox.resumed', SERVICE_ACTOR, { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
+  await rt.scripts.run('inbox/resumeInbox', [keys.inbox(inboxId), keys.journal, keys.journalIndex], [iso(rt.clock.now()), ...lineArgs(line)]);
+  return (await readInbox(rt, spaceId, inboxId))!;
+}
+
+/** Finds an inbox's space from its address, through the address index (for the operator's CLI). */
+export async function spaceOfAddress(rt: Runtime, address: string): Promise<AddressClaim | null> {
+  return (await readClaim<AddressClaim>(rt, globalKeys.address(address.trim().toLowerCase())))?.value ?? null;
+}
+
+export async function requestInboxReview(rt: Runtime, access: Access, inboxId: string, message: string | null): Promise<StoredInbox> {
+  const inbox = await visibleInbox(rt, access, inboxId, { live: true });
+  const keys = spaceKeys(access.space.id);
+  const line = prepareLine(rt, 'inbox.review_requested', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address, message });
+  await rt.scripts.run(
+    'inbox/requestReview',
+    [keys.inbox(inboxId), keys.journal, keys.journalIndex],
+    [iso(rt.clock.now()), message ?? '', ...lineArgs(line)],
+  );
+  return (await readInbox(rt, access.space.id, inboxId))!;
+}

@@ -1,0 +1,54 @@
+--[[
+  Records a DNS check of a domain (verify_domain or the scheduled recheck) and decides its state:
+  all required records good -> `verified` (from pending, or restored from suspended); a required record
+  gone from a verified domain -> `suspended` (its inboxes stop sending: the send path reads `status`).
+  KEYS[1] domain        hash of the domain's fields
+  KEYS[2] events        stream of the space's events
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] domain id (the check is void if the domain was removed, or removed and added again, meanwhile)
+  ARGV[2] now (ISO 8601)
+  ARGV[3] checks JSON (state and value seen per record)
+  ARGV[4] '1' when every required record is found, else '0'
+  ARGV[5] reason in French, the required records missing ('' when none)
+  ARGV[6] '1' for a check asked by a tool: journalled even when nothing changes
+  ARGV[7] journal line id
+  ARGV[8] journal line JSON, kind `domain.checked` (set here to `domain.verified` or `domain.suspended` on a transition)
+  ARGV[9] journal refs JSON array
+  ARGV[10] event envelope JSON (type set here: mail.domain.verified or mail.domain.suspended)
+  Returns {"status":<after>,"previous":<before>} | {"error":"not_found"}.
+  Events: mail.domain.verified (pending or suspended -> verified, data.restored), mail.domain.suspended;
+    journal line domain.verified, domain.suspended, or domain.checked (manual check without change).
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "appendEvent"
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return refuse('not_found') end
+local previous = redis.call('HGET', KEYS[1], 'status')
+local good = ARGV[4] == '1'
+redis.call('HSET', KEYS[1], 'checks', ARGV[3], 'last_checked_at', ARGV[2])
+local line = cjson.decode(ARGV[8])
+local event = cjson.decode(ARGV[10])
+local status = previous
+if good and previous ~= 'verified' then
+  status = 'verified'
+  redis.call('HSET', KEYS[1], 'status', status, 'status_reason', '', 'verified_at', ARGV[2])
+  line.kind = 'domain.verified'
+  line.data.restored = previous == 'suspended'
+  event.type = 'mail.domain.verified'
+  event.data.restored = previous == 'suspended'
+  event.data.reason = nil
+elseif not good and previous ~= 'pending' then
+  -- A suspended domain still missing records keeps the latest reason.
+  status = 'suspended'
+  redis.call('HSET', KEYS[1], 'status', status, 'status_reason', ARGV[5])
+  line.kind = 'domain.suspended'
+  event.type = 'mail.domain.suspended'
+end
+if status ~= previous then
+  appendJournal(KEYS[3], KEYS[4], ARGV[7], cjson.encode(line), ARGV[9])
+  appendEvent(KEYS[2], cjson.encode(event))
+elseif ARGV[6] == '1' then
+  appendJournal(KEYS[3], KEYS[4], ARGV[7], ARGV[8], ARGV[9])
+end
+return cjson.encode({ status = status, previous = previous })

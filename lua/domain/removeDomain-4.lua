@@ -1,0 +1,23 @@
+--[[
+  Removes a domain of the space, refused while a live inbox of the space is on it. Its fields go (a
+  new registration gets new DKIM keys and a new token); the caller then releases its claim.
+  KEYS[1] domains       hash domain name -> domain id
+  KEYS[2] domain        hash of the domain's fields
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] domain name
+  ARGV[2] journal line id
+  ARGV[3] journal line JSON
+  ARGV[4] journal refs JSON array
+  Returns {"id":<domain id>} | {"error":"not_found"} | {"error":"domain_in_use"}.
+  Events: none; journal line domain.removed.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+local id = redis.call('HGET', KEYS[1], ARGV[1])
+if not id then return refuse('not_found') end
+if tonumber(redis.call('HGET', KEYS[2], 'live_inboxes') or '0') > 0 then return refuse('domain_in_use') end
+redis.call('DEL', KEYS[2])
+redis.call('HDEL', KEYS[1], ARGV[1])
+appendJournal(KEYS[3], KEYS[4], ARGV[2], ARGV[3], ARGV[4])
+return cjson.encode({ id = id })

@@ -1,0 +1,58 @@
+--[[
+  Creates an inbox once its address is claimed (actors/inbox.ts): domain state, plan cap, free-plan
+  rule and the 7-day creation limit decided together, so concurrent calls never exceed a limit.
+  KEYS[1] space           hash of the space's fields (its `plan`)
+  KEYS[2] inboxes         sorted set of live inbox ids
+  KEYS[3] inboxCreations  sorted set inbox id by creation time (ms), deleted ones included
+  KEYS[4] inbox           hash of the new inbox's fields
+  KEYS[5] domain          hash of the space's own domain the inbox goes on (not read for a common-domain inbox)
+  KEYS[6] journal         hash line id -> line JSON
+  KEYS[7] journalIndex    sorted set "<ref> <line id>"
+  ARGV[1] inbox id
+  ARGV[2] inbox fields as JSON object (string values)
+  ARGV[3] now (ms)
+  ARGV[4] '1' for an inbox of the common domain, '0' for one of the space's own domain
+  ARGV[5] inbox cap by plan name, JSON object (`none` included)
+  ARGV[6] creation window (ms): 7 days
+  ARGV[7] journal line id
+  ARGV[8] journal line JSON
+  ARGV[9] journal refs JSON array
+  Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"domain_not_allowed"} (domain removed meanwhile)
+    | {"error":"domain_not_verified"} | {"error":"domain_suspended"} | {"error":"payment_required"}
+    | {"error":"inbox_limit","hint":{"inbox_count"}} | {"error":"inbox_creation_limit","hint":{"retry_after_seconds"}}.
+  Events: none; journal line inbox.created.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
+local own = ARGV[4] == '0'
+if own then
+  local status = redis.call('HGET', KEYS[5], 'status')
+  if not status then return refuse('domain_not_allowed') end
+  if status == 'pending' then return refuse('domain_not_verified') end
+  if status == 'suspended' then return refuse('domain_suspended') end
+end
+local plan = redis.call('HGET', KEYS[1], 'plan') or 'none'
+local caps = cjson.decode(ARGV[5])
+local cap = tonumber(caps[plan] or caps['none'])
+local live = redis.call('ZCARD', KEYS[2])
+if live >= cap then
+  -- Without a plan the first inbox is free; a second one asks for a plan rather than a bigger one.
+  if caps[plan] == nil or plan == 'none' then return refuse('payment_required') end
+  return refuse('inbox_limit', { inbox_count = live })
+end
+local now = tonumber(ARGV[3])
+local window = tonumber(ARGV[6])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - window)
+if redis.call('ZCARD', KEYS[3]) >= 2 * cap then
+  local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  local wait = math.ceil((tonumber(oldest[2]) + window - now) / 1000)
+  return refuse('inbox_creation_limit', { retry_after_seconds = math.max(wait, 1) })
+end
+for field, value in pairs(cjson.decode(ARGV[2])) do redis.call('HSET', KEYS[4], field, value) end
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', KEYS[3], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[3], window)
+if own then redis.call('HINCRBY', KEYS[5], 'live_inboxes', 1) end
+appendJournal(KEYS[6], KEYS[7], ARGV[7], ARGV[8], ARGV[9])
+return cjson.encode({ ok = true })

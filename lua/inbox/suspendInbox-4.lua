@@ -1,0 +1,27 @@
+--[[
+  Suspends an active inbox (the circuit breaker): it stops sending, keeps receiving, and only an
+  operator resumes it. Already suspended: nothing changes.
+  KEYS[1] inbox         hash of the inbox's fields
+  KEYS[2] events        stream of the space's events
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] now (ISO 8601)
+  ARGV[2] reason, in French
+  ARGV[3] journal line id
+  ARGV[4] journal line JSON
+  ARGV[5] journal refs JSON array
+  ARGV[6] event envelope JSON (mail.inbox.suspended)
+  Returns {"ok":true,"changed":true|false} | {"error":"not_found"} (absent or deleted).
+  Events: mail.inbox.suspended; journal line inbox.suspended.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "appendEvent"
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'deleted' then return refuse('not_found') end
+if status == 'suspended' then return cjson.encode({ ok = true, changed = false }) end
+redis.call('HSET', KEYS[1], 'status', 'suspended', 'status_changed_at', ARGV[1], 'status_reason', ARGV[2],
+  'review', 'none', 'review_requested_at', '', 'review_message', '')
+appendJournal(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
+appendEvent(KEYS[2], ARGV[6])
+return cjson.encode({ ok = true, changed = true })

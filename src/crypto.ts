@@ -1,0 +1,36 @@
+/**
+ * Secrets at rest (DKIM private keys, webhook secrets): AES-256-GCM under the operator's master key
+ * (MAILBOX_MASTER_KEY). The one place that seals and opens, so every secret has the same format:
+ * `v1.<iv>.<tag>.<ciphertext>` in base64url. The `context` is bound as additional data, so a sealed
+ * value copied to another field or another object does not open.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { MailboxError } from './errors.js';
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+
+/** The master key, or `encryption_unavailable` for a tool that cannot work without one. */
+export function requireMasterKey(config: Config): Buffer {
+  if (!config.masterKey) throw new MailboxError('encryption_unavailable');
+  return config.masterKey;
+}
+
+export function seal(masterKey: Buffer, plaintext: string, context: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+/** Throws when the value was not sealed under this key and context (tampered, moved, or another key). */
+export function open(masterKey: Buffer, sealed: string, context: string): string {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error('not a sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,42 @@
+/**
+ * Real DNS queries for domain checks, through the configured resolvers (DNS_SERVERS) or the system's.
+ * A name that does not exist (NXDOMAIN) or has no record of the type (NODATA) is an empty answer;
+ * anything else (SERVFAIL, refused, timeout) means nothing could be checked: `dns_unavailable`.
+ */
+import { Resolver } from 'node:dns/promises';
+import type { Config } from '../config.js';
+import { MailboxError } from '../errors.js';
+
+const EMPTY = new Set(['ENOTFOUND', 'ENODATA']);
+/** Seconds an agent is told to wait after a failed resolution: resolvers usually recover within a minute. */
+const RETRY_AFTER_SECONDS = 60;
+
+export interface Mx {
+  exchange: string;
+  priority: number;
+}
+
+export interface Dns {
+  /** TXT records at `name`, each one's strings joined (long DKIM keys come split in 255-byte strings). */
+  txt(name: string): Promise<string[]>;
+  mx(name: string): Promise<Mx[]>;
+}
+
+async function orEmpty<T>(query: Promise<T[]>): Promise<T[]> {
+  try {
+    return await query;
+  } catch (error) {
+    if (EMPTY.has((error as NodeJS.ErrnoException).code ?? '')) return [];
+    throw new MailboxError('dns_unavailable', { retry_after_seconds: RETRY_AFTER_SECONDS });
+  }
+}
+
+export function createDns(config: Config): Dns {
+  // A new resolver per check: no cache between checks, so a record just published is seen at once.
+  const resolver = new Resolver({ timeout: 2500, tries: 2 });
+  if (config.dnsServers) resolver.setServers(config.dnsServers);
+  return {
+    txt: async (name) => (await orEmpty(resolver.resolveTxt(name))).map((chunks) => chunks.join('')),
+    mx: async (name) => (await orEmpty(resolver.resolveMx(name))).map((mx) => ({ exchange: mx.exchange.toLowerCase().replace(/\.$/, ''), priority: mx.priority })),
+  };
+}

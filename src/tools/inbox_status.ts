@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import { inboxView, visibleInbox } from '../../actors/inbox.js';
+import { quote } from '../texts.js';
+import { defineTool } from './registry.js';
+import { Id, InboxSchema, Input, Output } from './schemas.js';
+
+/** The circuit breaker's rule (decisions.md 4): over the last 7 days, with at least 20 sent. */
+const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
+
+const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 })} %`;
+
+export default defineTool({
+  name: 'inbox_status',
+  description:
+    "État d'une boîte : l'objet boîte (statut, quotas, montée en charge, suspension), ses compteurs sur 7 jours et les chiffres du " +
+    'disjoncteur (taux de rebonds et de plaintes, seuils). Une boîte supprimée reste lisible, avec le statut deleted.',
+  input: Input({ inbox_id: Id('inbox') }),
+  output: Output({
+    inbox: InboxSchema,
+    counts: Output({
+      sent_7d: Type.Integer({ description: 'messages partis sur 7 jours' }),
+      bounced_7d: Type.Integer({ description: 'rebonds définitifs sur 7 jours' }),
+      complaints_7d: Type.Integer({ description: 'plaintes sur 7 jours' }),
+    }),
+    circuit_breaker: Output({
+      window_days: Type.Integer(),
+      min_sent: Type.Integer({ description: 'envois minimum avant que le disjoncteur juge' }),
+      bounce_rate: Type.Number(),
+      complaint_rate: Type.Number(),
+      bounce_rate_limit: Type.Number(),
+      complaint_rate_limit: Type.Number(),
+      complaint_count_limit: Type.Integer(),
+    }),
+  }),
+  permission: ['read'],
+  verifiedRequired: false,
+  effect: 'read-only',
+  async handler({ rt, access }, input) {
+    const inbox = await visibleInbox(rt, access, input.inbox_id, { live: false });
+    // Deliveries, bounces and complaints are recorded by the outbound and bounce issues: zero until then.
+    const counts = { sent_7d: 0, bounced_7d: 0, complaints_7d: 0 };
+    const rate = (n: number) => (counts.sent_7d ? n / counts.sent_7d : 0);
+    return {
+      inbox: inboxView(rt.config, access.space.plan, inbox, rt.clock.now()),
+      counts,
+      circuit_breaker: { ...BREAKER, bounce_rate: rate(counts.bounced_7d), complaint_rate: rate(counts.complaints_7d) },
+    };
+  },
+  text: (out) => {
+    const { inbox, counts, circuit_breaker: cb } = out;
+    const state =
+      inbox.status === 'active' ? 'active' : inbox.status === 'deleted' ? 'supprimée' : `suspendue (${inbox.status_reason ?? 'sans raison donnée'})`;
+    return (
+      `Boîte ${quote(inbox.address)} ${state}. Aujourd'hui : ${inbox.quota.sent_today} envoyés sur ${inbox.quota.daily_quota} ` +
+      `(semaine ${inbox.warmup.week} de montée en charge). Sur ${cb.window_days} jours : ${counts.sent_7d} envois, rebonds ` +
+      `${percent(cb.bounce_rate)} (seuil ${percent(cb.bounce_rate_limit)}), plaintes ${percent(cb.complaint_rate)} (seuil ${percent(cb.complaint_rate_limit)}).`
+    );
+  },
+});

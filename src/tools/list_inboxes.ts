@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import { inboxView, listLiveInboxes } from '../../actors/inbox.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { plural, quote } from '../texts.js';
+import { defineTool } from './registry.js';
+import { Cursor, InboxSchema, Input, Limit, Nullable, Output } from './schemas.js';
+
+const DEFAULT_LIMIT = 20;
+
+export default defineTool({
+  name: 'list_inboxes',
+  description:
+    "Liste les boîtes de l'espace (actives et suspendues ; pas les supprimées), la plus récente d'abord, avec quotas, file et " +
+    "montée en charge. Une clé restreinte ne voit que ses boîtes.",
+  input: Input({
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit(100, DEFAULT_LIMIT)),
+  }),
+  output: Output({
+    items: Type.Array(InboxSchema),
+    next_cursor: Nullable(Type.String()),
+  }),
+  permission: ['read'],
+  verifiedRequired: false,
+  effect: 'read-only',
+  async handler({ rt, access }, input) {
+    const scope = `${access.space.id}|list_inboxes`;
+    const after = input.cursor ? decodeCursor(input.cursor, scope) : null;
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    // Ids are time-ordered: newest first is descending id order, and a page starts below the last id seen.
+    const inboxes = (await listLiveInboxes(rt, access)).filter((inbox) => after === null || inbox.id < after);
+    const page = inboxes.slice(0, limit);
+    const now = rt.clock.now();
+    return {
+      items: page.map((inbox) => inboxView(rt.config, access.space.plan, inbox, now)),
+      next_cursor: inboxes.length > limit ? encodeCursor(scope, page[page.length - 1]!.id) : null,
+    };
+  },
+  text: (out) =>
+    `${plural(out.items.length, 'boîte', 'boîtes')}` +
+    (out.items.length ? ' : ' + out.items.map((i) => `${quote(i.address)} (${i.status === 'active' ? 'active' : 'suspendue'})`).join(', ') : '') +
+    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+});

@@ -1,0 +1,52 @@
+/** Ids, the error table's messages, secret spotting, cursors. */
+import t from 'tap';
+import { ManualClock } from '../../src/clock.js';
+import { decodeCursor, encodeCursor } from '../../src/cursor.js';
+import { ERROR_CODES, MailboxError } from '../../src/errors.js';
+import { IdFactory, ID_PREFIXES, idPattern } from '../../src/ids.js';
+import { carriesSecret, keySecret, spaceOfSecret } from '../../src/secrets.js';
+
+t.test('ids: prefix, 20 Crockford characters, ordered by time', async (t) => {
+  const clock = new ManualClock(Date.parse('2026-11-23T08:00:00Z'));
+  const ids = new IdFactory(clock);
+  const first = ids.next('message');
+  clock.advance(1);
+  const second = ids.next('message');
+  t.match(first, new RegExp(idPattern('message')));
+  t.ok(first < second, 'a later id sorts after');
+  for (const kind of Object.keys(ID_PREFIXES) as (keyof typeof ID_PREFIXES)[]) {
+    t.match(ids.next(kind), new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{20}$`));
+  }
+  const many = new Set(Array.from({ length: 10000 }, () => ids.next('event')));
+  t.equal(many.size, 10000, 'unique within one millisecond');
+});
+
+t.test('every error code has a French message that says what to do, and a status', async (t) => {
+  for (const code of ERROR_CODES) {
+    const error = new MailboxError(code, { retry_after_seconds: 42, parameter: 'x', thread_id: 'thr_x' });
+    t.ok(error.status >= 400 && error.status < 600, `${code} status`);
+    t.match(error.message, /[.!]$/, `${code} ends a sentence`);
+    t.notMatch(error.message, /undefined|null|\[object/, `${code} renders its hint`);
+    t.same(error.toBody().error.code, code);
+  }
+  t.match(new MailboxError('rate_limited', { retry_after_seconds: 42 }).message, 'Réessayez dans 42 s.');
+});
+
+t.test('secrets: the space is read from the key; keys and their start are spotted in texts', async (t) => {
+  const space = 'spc_01m7ybm5fnm4xw5z6kam';
+  const secret = keySecret(space, 'A'.repeat(32));
+  t.equal(spaceOfSecret(secret), space);
+  t.equal(spaceOfSecret(secret + 'x'), null);
+  t.equal(spaceOfSecret('Bearer ' + secret), null);
+  t.ok(carriesSecret(`voici ${secret} !`, 'spc_99999999999999999999'), 'any key of any space');
+  t.ok(carriesSecret(`début: ${secret.slice(0, 12)}`, space), 'the start of a key of this space');
+  t.ok(carriesSecret('whsec_MDEyMzQ1Njc4OWFiY2RlZg==', space));
+  t.notOk(carriesSecret('Bonjour, voici le devis mbx.', space));
+});
+
+t.test('cursors are bound to their query', async (t) => {
+  const cursor = encodeCursor('spc_a|list_events|*|2026-11-23', 'log_x');
+  t.equal(decodeCursor(cursor, 'spc_a|list_events|*|2026-11-23'), 'log_x');
+  t.throws(() => decodeCursor(cursor, 'spc_b|list_events|*|2026-11-23'), { code: 'invalid_argument' });
+  t.throws(() => decodeCursor('%%%', 'x'), { code: 'invalid_argument' });
+});
