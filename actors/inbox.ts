@@ -8,7 +8,7 @@ import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { planOf, type Config } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
-import { describeSendWindow, parseSendWindow } from '../src/sending/window.js';
+import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { prepareEvent } from './events.js';
@@ -89,7 +89,7 @@ export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowM
     queued: 0,
     next_send_at: null,
     quota: { daily_quota: steps.step, daily_max: dailyMax, sent_today: sentToday, remaining_today: Math.max(0, steps.step - sentToday) },
-    send_window: describeSendWindow(parseSendWindow(config.sendWindow)),
+    send_window: describeSendWindow(config.sendWindow),
     shared: inbox.shared === '1',
     status: inbox.status,
     status_changed_at: inbox.status_changed_at || null,

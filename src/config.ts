@@ -1,3 +1,5 @@
+import { parseSendWindow, type SendWindow } from './sending/window.js';
+
 /** Configuration by environment (decisions.md 8), read once at start; the README lists every variable. */
 export interface Plan {
   name: string;
@@ -22,7 +24,7 @@ export interface Config {
   spfHost: string;
   /** Resolvers for domain checks, `host:port` each; null = the system's. */
   dnsServers: string[] | null;
-  sendWindow: string;
+  sendWindow: SendWindow;
   spacingSeconds: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
@@ -114,12 +116,20 @@ function parsePlans(raw: string | undefined): Record<string, Plan> {
   const parsed = JSON.parse(raw) as Record<string, Partial<Plan>>;
   const plans: Record<string, Plan> = {};
   for (const [name, plan] of Object.entries(parsed)) {
-    if (!Number.isInteger(plan.inbox_cap) || !Number.isInteger(plan.daily_max ?? 20)) {
-      throw new Error(`PLANS: plan "${name}" needs an integer inbox_cap`);
+    for (const field of ['inbox_cap', 'daily_max'] as const) {
+      const value = plan[field] ?? (field === 'daily_max' ? 20 : undefined);
+      if (!Number.isInteger(value) || value! < 1) throw new Error(`PLANS: plan "${name}" needs a positive integer ${field}`);
     }
     plans[name] = { name, inbox_cap: plan.inbox_cap!, daily_max: plan.daily_max ?? 20, price_id: plan.price_id ?? null };
   }
   return plans;
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+function logLevel(raw: string | undefined): Config['logLevel'] {
+  if (!raw) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw as Config['logLevel'];
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -134,18 +144,19 @@ export function loadConfig(env: Env = process.env): Config {
     smtpPort: int(env, 'SMTP_PORT', 2525),
     redisUrl: env.REDIS_URL || null,
     redisClusterNodes: parseNodes(env.REDIS_CLUSTER_NODES),
-    baseUrl: (env.BASE_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    // A wildcard listen address is no address to give agents: default links then name localhost.
+    baseUrl: (env.BASE_URL || `http://${['0.0.0.0', '::'].includes(host) ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
     masterKey: parseMasterKey(env.MAILBOX_MASTER_KEY),
     commonDomain,
     serviceDomains,
     mxHost: (env.MX_HOST || `mx.${commonDomain || serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
     spfHost: (env.SPF_HOST || `_spf.${serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
-    sendWindow: env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr',
+    sendWindow: parseSendWindow(env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr'),
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
-    logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
     plans: parsePlans(env.PLANS),
     limits: {

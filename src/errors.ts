@@ -23,7 +23,7 @@ const TABLE = {
   forbidden: { status: 403, message: (d) => `Cette clé n'a pas le droit de faire cela.${why(d)} Utilisez une clé qui porte la permission nécessaire.` },
   not_found: { status: 404, message: (d) => `${d.reason ?? "L'objet demandé n'existe pas pour cette clé."} Vérifiez l'identifiant.` },
   rate_limited: { status: 429, message: (d) => `Trop de requêtes pour cette clé.${wait(d)}` },
-  internal: { status: 500, message: () => 'Erreur interne du service ; rien n\'a été modifié. Réessayez dans un instant.' },
+  internal: { status: 500, message: () => "Erreur interne du service. Réessayez dans un instant ; pour une écriture, vérifiez d'abord si elle a eu lieu (une clé d'idempotence rend la reprise sûre)." },
   payload_too_large: { status: 413, message: (d) => `Requête trop volumineuse${typeof d.max_bytes === 'number' ? ` (au plus ${d.max_bytes} octets)` : ''}. Réduisez le contenu.` },
 
   // interface.md part 7.
@@ -40,7 +40,7 @@ const TABLE = {
   idempotency_conflict: { status: 409, message: () => "Cette clé d'idempotence a déjà servi pour un contenu différent. Utilisez une nouvelle clé pour un nouveau message." },
   test_recipient_not_allowed: { status: 422, message: () => "Un envoi de test ne peut viser que l'humain de l'espace ou une autre boîte de l'espace. Changez le destinataire ou retirez test." },
   queue_full: { status: 429, message: (d) => `File de la boîte pleine (brouillons et messages en attente à dix fois le quota maximal).${wait(d)}` },
-  key_limit: { status: 409, message: () => "L'espace a déjà 20 clés actives. Révoquez une clé inutile avec revoke_key." },
+  key_limit: { status: 409, message: (d) => `L'espace a déjà ${typeof d.max === 'number' ? d.max : 'le maximum de'} clés actives. Révoquez une clé inutile avec revoke_key.` },
   key_name_taken: { status: 409, message: (d) => `Une clé active porte déjà le nom « ${d.name ?? ''} ». Choisissez un autre nom.` },
   space_rate_limited: { status: 429, message: (d) => `Trop de ${d.reason ?? 'créations'} en 24 heures pour cet espace.${wait(d)}` },
   secret_in_message: { status: 422, message: (d) => `Le texte${d.parameter ? ` « ${d.parameter} »` : ''} contient une clé d'API ou un secret du service. Retirez-le : un secret ne s'écrit jamais dans un message.` },

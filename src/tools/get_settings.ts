@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { spaceKeys } from '../redis/keys.js';
-import { describeSendWindow, parseSendWindow } from '../sending/window.js';
+import { describeSendWindow } from '../sending/window.js';
 import { maskEmail, parisDay, permissionList, quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Id, Input, Nullable, Output, PermissionSchema } from './schemas.js';
@@ -55,7 +55,7 @@ export default defineTool({
         human_email: maskEmail(space.human_email),
         plan: space.plan,
         approval_required: space.approval_required,
-        send_window: describeSendWindow(parseSendWindow(rt.config.sendWindow)),
+        send_window: describeSendWindow(rt.config.sendWindow),
         common_domain: rt.config.commonDomain,
       },
       key: {
@@ -72,6 +72,6 @@ export default defineTool({
     };
   },
   text: (out) =>
-    `Espace ${quote(out.space.name)} (${out.space.verified ? 'vérifié' : 'non vérifié'}, offre ${out.space.plan}). ` +
+    `Espace ${quote(out.space.name)} (${out.space.verified ? 'vérifié' : 'non vérifié'}, ${out.space.plan === 'none' ? 'sans offre' : `offre ${out.space.plan}`}). ` +
     `Clé ${quote(out.key.name)} : ${permissionList(out.key.permissions)}. Envois ${out.space.send_window}.`,
 });

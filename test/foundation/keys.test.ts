@@ -124,6 +124,23 @@ t.test('create_key: space_unverified, forbidden, not_found', async (t) => {
   t.equal(missing.body.error.hint.inbox_id, 'inb_0000000000aaaaaaaaaa');
 });
 
+t.test('create_key: inbox restriction', async (t) => {
+  const { apiKey } = await svc.space({ plan: 'pro' });
+  const inbox = async (username: string) =>
+    (await svc.call(apiKey, 'create_inbox', { username: `${username}-${Date.now().toString(36)}`, display_name: 'Agent' })).body.id as string;
+  const [a, b] = [await inbox('alpha'), await inbox('beta')];
+  const restricted = await svc.call(apiKey, 'create_key', { name: 'restreinte', permissions: ['read', 'approve'], inbox_ids: [a] });
+  t.equal(restricted.status, 200);
+  t.same(restricted.body.key.inbox_ids, [a]);
+  const child = await svc.call(restricted.body.api_key, 'create_key', { name: 'héritière', permissions: ['read'] });
+  t.same(child.body.key.inbox_ids, [a], 'a restricted key gives its own restriction by default');
+  const wider = await svc.call(restricted.body.api_key, 'create_key', { name: 'plus-large', permissions: ['read'], inbox_ids: [a, b] });
+  t.equal(wider.body.error.code, 'forbidden', 'and never more inboxes than it has');
+  await svc.call(apiKey, 'delete_inbox', { inbox_id: b, confirm: true });
+  const deleted = await svc.call(apiKey, 'create_key', { name: 'vers-supprimée', inbox_ids: [b] });
+  t.equal(deleted.body.error.code, 'not_found', 'a deleted inbox cannot be opened to a key');
+});
+
 t.test('create_key: space_rate_limited after the 24 h budget', async (t) => {
   const limited = await startService({ env: { KEYS_CREATED_PER_24H: '2' } });
   const { apiKey } = await limited.space();

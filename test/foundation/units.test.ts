@@ -1,6 +1,7 @@
 /** Ids, the error table's messages, secret spotting, cursors. */
 import t from 'tap';
 import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
 import { decodeCursor, encodeCursor } from '../../src/cursor.js';
 import { ERROR_CODES, MailboxError } from '../../src/errors.js';
 import { IdFactory, ID_PREFIXES, idPattern } from '../../src/ids.js';
@@ -49,4 +50,15 @@ t.test('cursors are bound to their query', async (t) => {
   t.equal(decodeCursor(cursor, 'spc_a|list_events|*|2026-11-23'), 'log_x');
   t.throws(() => decodeCursor(cursor, 'spc_b|list_events|*|2026-11-23'), { code: 'invalid_argument' });
   t.throws(() => decodeCursor('%%%', 'x'), { code: 'invalid_argument' });
+});
+
+t.test('configuration is checked at start, with the variable named', async (t) => {
+  t.throws(() => loadConfig({ SEND_WINDOW: 'parfois' }), /SEND_WINDOW/);
+  t.throws(() => loadConfig({ LOG_LEVEL: 'verbose' }), /LOG_LEVEL/);
+  t.throws(() => loadConfig({ PLANS: '{"mini":{"inbox_cap":2,"daily_max":0}}' }), /daily_max/);
+  t.throws(() => loadConfig({ MAILBOX_MASTER_KEY: 'c2hvcnQ=' }), /MAILBOX_MASTER_KEY/);
+  t.throws(() => loadConfig({ PORT: '-1' }), /PORT/);
+  t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).baseUrl, 'http://localhost:9000', 'a wildcard host is no address for links');
+  t.equal(loadConfig({ BASE_URL: 'https://mail.exemple.fr/' }).baseUrl, 'https://mail.exemple.fr');
+  t.equal(loadConfig({ PLANS: '{"mini":{"inbox_cap":2}}' }).plans.mini!.daily_max, 20);
 });
