@@ -39,6 +39,34 @@ export function spaceKeys(spaceId: string) {
      * `status` here is what the send path reads to refuse `domain_suspended`.
      */
     domain: (name: string) => `${tag}:domain:${name}`,
+    /** hash: a message's fields (actors/message.ts); the body lives here too. */
+    message: (messageId: string) => `${tag}:msg:${messageId}`,
+    /** hash: a thread's fields. */
+    thread: (threadId: string) => `${tag}:thr:${threadId}`,
+    /** sorted set (score 0, lex): a thread's message ids, in time order. */
+    threadMessages: (threadId: string) => `${tag}:thr:${threadId}:msgs`,
+    /** sorted set: outbound message creation times (ms) of a thread since its last inbound message (loop guard). */
+    threadOutbound: (threadId: string) => `${tag}:thr:${threadId}:out`,
+    /** sorted set: thread id scored by last activity (ms), for list_threads. */
+    threads: `${tag}:threads`,
+    /** sorted set (score 0, lex): draft message ids awaiting approval. */
+    drafts: `${tag}:drafts`,
+    /** sorted set: queued message id scored by its planned departure (ms), for the whole space (the sweeper reads it). */
+    queue: `${tag}:queue`,
+    /** sorted set: an inbox's queued message ids scored by planned departure (ms). */
+    inboxQueue: (inboxId: string) => `${tag}:inbox:${inboxId}:queue`,
+    /** hash: an inbox's reserved departures per Paris day (`YYYY-MM-DD` -> count) and `last` (ms of the latest slot). */
+    inboxSlots: (inboxId: string) => `${tag}:inbox:${inboxId}:slots`,
+    /** hash: recipient address -> `<thread id> <ms>` of the inbox's last first message to it (30-day rule). */
+    inboxRecipients: (inboxId: string) => `${tag}:inbox:${inboxId}:rcpt`,
+    /** sorted set: messages being delivered, scored by the end of their lease (ms); an expired lease is retried. */
+    sending: `${tag}:sending`,
+    /** string `<message id> <content hash>`, 7 days: an idempotency key of the space (hashed). */
+    idempotency: (keyHash: string) => `${tag}:idem:${keyHash}`,
+    /** hash: suppressed value (address or `@domain`) -> entry JSON. */
+    suppressions: `${tag}:suppressions`,
+    /** sorted set (score 0, lex): "<entry id> <value>", newest last, for list_suppressions. */
+    suppressionIndex: `${tag}:suppressions:idx`,
     /** stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). */
     events: `${tag}:events`,
     /** hash: journal line id -> line JSON. */
@@ -62,9 +90,16 @@ export const globalKeys = {
   address: (address: string) => `${KEY_PREFIX}:{addr:${address}}`,
   /** string `{"space_id","domain_id"}`: the space that first proved a domain's ownership (inbound routing too). */
   domain: (domain: string) => `${KEY_PREFIX}:{dom:${domain}}`,
+  /**
+   * hash: dead address -> JSON (hard bounces, platform-wide), sharded by a hash of the address so no
+   * single slot holds them all.
+   */
+  deadAddresses: (shard: number) => `${KEY_PREFIX}:{dead:${shard}}`,
 };
 
 /** BullMQ queue prefixes: one hash tag per queue, so each queue's keys live in one Cluster slot. */
 export const QUEUE_PREFIX = {
   domains: `${KEY_PREFIX}:{q:domains}`,
+  send: `${KEY_PREFIX}:{q:send}`,
+  webhooks: `${KEY_PREFIX}:{q:webhooks}`,
 } as const;

@@ -1,0 +1,55 @@
+/**
+ * What the delivery layer is given and what it answers. The queue (actors/message.ts, the send worker)
+ * decides when a message leaves; this layer only builds and hands over the MIME message.
+ */
+export interface Mailbox {
+  address: string;
+  name: string | null;
+}
+
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  /** PEM, already opened (src/crypto.ts) just before signing; never logged. */
+  privateKey: string;
+}
+
+export interface OutgoingMail {
+  /** Our id (`msg_...`), also in the `X-Mailbox-Message-Id` header. */
+  id: string;
+  /** The Message-ID header value, `<msg_...@sending-domain>`: the same on every attempt. */
+  messageIdHeader: string;
+  from: Mailbox;
+  to: Mailbox;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+  /** Threading: the Message-ID this answers, and the chain before it. */
+  inReplyTo: string | null;
+  references: string[];
+  /**
+   * One-click unsubscribe (RFC 8058): the https link and the mailto address. `{{unsubscribe_url}}` in
+   * text or html is replaced by the link; without it, and while `footer` is true, a short French
+   * mention with the link is appended.
+   */
+  unsubscribe: { url: string; mailto: string } | null;
+  footer: boolean;
+  /** Envelope sender (VERP): bounces come back to it and name the message. */
+  returnPath: string;
+  /** Signs with the first key; DKIM covers From, To, Subject, Date, Message-ID, List-Unsubscribe, List-Unsubscribe-Post. */
+  dkim: DkimKey | null;
+  /** Free headers of ours (X-...). */
+  headers?: Record<string, string>;
+}
+
+/** The outcome of one attempt. `permanent` failures are not retried; temporary ones are. */
+export type DeliveryResult =
+  | { ok: true; response: string }
+  | { ok: false; permanent: boolean; code: string; response: string };
+
+export interface Transport {
+  readonly kind: 'outbox' | 'smtp' | 'direct';
+  send(mail: OutgoingMail): Promise<DeliveryResult>;
+  close(): Promise<void>;
+}
