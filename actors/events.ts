@@ -1,25 +1,37 @@
 /**
  * Event envelopes (decisions.md 5): built here, appended by the script that changes the state
- * (lua/includes/appendEvent.lua), read by event_feed and the webhook workers.
+ * (lua/includes/appendEvent.lua), read by event_feed (readFeed below) and the webhook workers
+ * (src/webhooks/worker.ts).
  */
 import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
+import { spaceKeys } from '../src/redis/keys.js';
 
-export type EventType =
-  | 'mail.message.queued'
-  | 'mail.message.sent'
-  | 'mail.message.delivered'
-  | 'mail.message.bounced'
-  | 'mail.message.failed'
-  | 'mail.message.rejected'
-  | 'mail.message.received'
-  | 'mail.thread.replied'
-  | 'mail.contact.unsubscribed'
-  | 'mail.contact.complained'
-  | 'mail.draft.created'
-  | 'mail.inbox.suspended'
-  | 'mail.domain.verified'
-  | 'mail.domain.suspended';
+/** What the feed and the webhook carry, in the order docs/events.md lists them. */
+export const MAIL_EVENT_TYPES = [
+  'mail.message.queued',
+  'mail.message.sent',
+  'mail.message.delivered',
+  'mail.message.bounced',
+  'mail.message.failed',
+  'mail.message.rejected',
+  'mail.message.received',
+  'mail.thread.replied',
+  'mail.contact.unsubscribed',
+  'mail.contact.complained',
+  'mail.draft.created',
+  'mail.inbox.suspended',
+  'mail.domain.verified',
+  'mail.domain.suspended',
+] as const;
+
+/** Sent to the webhook only, at each declaration (set_webhook); the feed skips it. */
+export const WEBHOOK_TEST = 'webhook.test';
+
+export type EventType = (typeof MAIL_EVENT_TYPES)[number] | typeof WEBHOOK_TEST;
+
+/** Everything a webhook may receive: set_webhook's `events`. */
+export const WEBHOOK_EVENT_TYPES: readonly EventType[] = [...MAIL_EVENT_TYPES, WEBHOOK_TEST];
 
 export interface EventSubject {
   person?: { email: string; name: string | null } | null;
@@ -36,7 +48,10 @@ export interface Envelope {
   v: 1;
 }
 
-/** The envelope JSON for a script's ARGV. */
+/**
+ * The envelope JSON for a script's ARGV. `id` comes first: appendEvent reads the stream entry's time
+ * from it without decoding the whole envelope.
+ */
 export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>): string {
   const envelope: Envelope = {
     id: rt.ids.next('event'),
@@ -48,4 +63,49 @@ export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subj
     v: 1,
   };
   return JSON.stringify(envelope);
+}
+
+/** The evt id of an envelope JSON, without parsing it (bodies may carry 256 KB of text). */
+export const eventIdOf = (json: string): string | null => /"id":"(evt_[0-9a-z]{20})"/.exec(json)?.[1] ?? null;
+
+export interface FeedQuery {
+  /** The stream id to read after (exclusive); null = from the oldest kept event. */
+  after: string | null;
+  limit: number;
+  /** Envelopes the reader may see; the position still moves past the others. */
+  visible: (envelope: Envelope) => boolean;
+  /** A page stops before this many bytes of envelopes (at least one event is always returned). */
+  maxBytes: number;
+  /** Entries one call may look at before it answers a short page (a restricted key's hidden events). */
+  maxScanned: number;
+}
+
+/**
+ * A page of the space's events in emission order, and the stream id it ends at (null when nothing was
+ * read: the caller keeps its position). `webhook.test` entries are the webhook's alone: skipped.
+ */
+export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Promise<{ events: Envelope[]; position: string | null }> {
+  const key = spaceKeys(spaceId).events;
+  const events: Envelope[] = [];
+  let position: string | null = null;
+  let bytes = 0;
+  let scanned = 0;
+  while (events.length < q.limit && scanned < q.maxScanned) {
+    const count = Math.min(q.limit - events.length, q.maxScanned - scanned);
+    const from: string | null = position ?? q.after;
+    const entries: [string, string[]][] = await rt.redis.xrange(key, from ? `(${from}` : '-', '+', 'COUNT', count);
+    for (const [id, fields] of entries) {
+      const json = fields[1]!;
+      const envelope = JSON.parse(json) as Envelope;
+      const shown = envelope.type !== WEBHOOK_TEST && q.visible(envelope);
+      if (shown && events.length > 0 && bytes + json.length > q.maxBytes) return { events, position };
+      scanned++;
+      position = id;
+      if (!shown) continue;
+      events.push(envelope);
+      bytes += json.length;
+    }
+    if (entries.length < count) break;
+  }
+  return { events, position };
 }

@@ -10,10 +10,12 @@ import { planOf, type Config } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
 import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
+import { parisDay } from '../src/texts.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import { cancelInboxMessages } from './waiting.js';
 
 export type InboxStatus = 'active' | 'suspended' | 'deleted';
 
@@ -36,6 +38,15 @@ export interface StoredInbox {
   deleted_at: string;
   /** The exact JSON of its address claim, so deletion can update that claim and nothing else. */
   claim: string;
+  /** Counters kept by the message scripts: drafts awaiting approval, messages waiting to leave. */
+  drafts?: string;
+  queued?: string;
+}
+
+/** What an inbox object shows beyond its hash: the next departure and today's sends. */
+export interface InboxLive {
+  next: number | null;
+  sentToday: number;
 }
 
 /** The inbox object of interface.md part 2, field by field. */
@@ -76,18 +87,32 @@ export async function visibleInbox(rt: Runtime, access: Access, inboxId: string,
   return inbox;
 }
 
-export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number): InboxView {
+export async function sentToday(rt: Runtime, spaceId: string, inboxId: string, day: string): Promise<number> {
+  return Number((await rt.redis.hget(spaceKeys(spaceId).inboxSlots(inboxId), `sent:${day}`)) ?? 0);
+}
+
+/** The inbox object with its live figures: next departure and today's sends. */
+export async function liveInboxView(rt: Runtime, plan: string, spaceId: string, inbox: StoredInbox): Promise<InboxView> {
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  const [head, sent] = await Promise.all([
+    rt.redis.zrange(keys.inboxQueue(inbox.id), '0', '0', 'WITHSCORES'),
+    sentToday(rt, spaceId, inbox.id, parisDay(now)),
+  ]);
+  return inboxView(rt.config, plan, inbox, now, { next: head[1] ? Number(head[1]) : null, sentToday: sent });
+}
+
+export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number, live: InboxLive): InboxView {
   const dailyMax = planOf(config, plan).daily_max;
   const steps = warmup(Date.parse(inbox.created_at), nowMs, dailyMax);
-  // Outbound messages arrive with the sending issue: until then nothing is drafted, queued or sent.
-  const sentToday = 0;
+  const sentToday = live.sentToday;
   return {
     id: inbox.id,
     address: inbox.address,
     display_name: inbox.display_name,
-    drafts: 0,
-    queued: 0,
-    next_send_at: null,
+    drafts: Number(inbox.drafts ?? 0),
+    queued: Number(inbox.queued ?? 0),
+    next_send_at: live.next ? iso(live.next) : null,
     quota: { daily_quota: steps.step, daily_max: dailyMax, sent_today: sentToday, remaining_today: Math.max(0, steps.step - sentToday) },
     send_window: describeSendWindow(config.sendWindow),
     shared: inbox.shared === '1',
@@ -178,8 +203,8 @@ export async function listLiveInboxes(rt: Runtime, access: Access): Promise<Stor
 
 /**
  * Deletes an inbox: the SMTP side stops accepting its address (released on an own domain, kept
- * forever as `deleted` on the common domain). Its drafts and queued messages are cancelled by the
- * outbound issue's store, which does not exist yet: 0 for now.
+ * forever as `deleted` on the common domain). Its drafts and queued messages are cancelled once it is
+ * marked deleted, so that no new message can join them meanwhile (a send to a deleted inbox is refused).
  */
 export async function deleteInbox(rt: Runtime, access: Access, inboxId: string): Promise<{ cancelled_messages: number }> {
   const inbox = await visibleInbox(rt, access, inboxId, { live: true });
@@ -195,7 +220,7 @@ export async function deleteInbox(rt: Runtime, access: Access, inboxId: string):
   if (!(await swapClaim(rt, globalKeys.address(inbox.address), inbox.claim, next))) {
     rt.log.warn('address claim changed under a deleted inbox', { inbox_id: inboxId });
   }
-  return { cancelled_messages: 0 };
+  return { cancelled_messages: await cancelInboxMessages(rt, access.space.id, actorOf(access), inboxId) };
 }
 
 /**

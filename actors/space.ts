@@ -157,10 +157,12 @@ export async function authenticate(rt: Runtime, secret: string | null): Promise<
   const spaceId = secret ? spaceOfSecret(secret) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');
   const keys = spaceKeys(spaceId);
+  const tokenHash = hashSecret(secret);
+  const { burst, perSecond } = rt.config.rateLimit;
   const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number }>(
     'space/authenticate',
-    [keys.auth, keys.keys, keys.keyUse, keys.space],
-    [hashSecret(secret), rt.clock.now(), LAST_USE_RESOLUTION_MS],
+    [keys.auth, keys.keys, keys.keyUse, keys.space, keys.rateBucket(tokenHash)],
+    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond],
   );
   return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null };
 }
@@ -219,4 +221,21 @@ export async function revokeKey(rt: Runtime, access: Access, keyId: string): Pro
     [keys.keys, keys.keyNames, keys.auth, keys.revokedKeys, keys.keyUse, keys.journal, keys.journalIndex],
     [keyId, access.key.id, ...lineArgs(line)],
   );
+}
+
+/**
+ * The operator sets a plan by hand (`mailbox admin set-plan`): `none` ends it. Journaled with the
+ * service as actor. `not_found` when the space does not exist.
+ */
+export async function setPlan(rt: Runtime, spaceId: string, plan: string): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  const line = prepareLine(rt, 'plan.set', SERVICE_ACTOR, {}, { plan });
+  await rt.scripts.run('space/setPlan', [keys.space, keys.journal, keys.journalIndex], [plan, plan === 'none' ? 'none' : 'active', ...lineArgs(line)]);
+}
+
+/** subscribe opened a Checkout Session at the provider: the journal says who asked, for which plan. */
+export async function journalCheckout(rt: Runtime, access: Access, plan: string): Promise<void> {
+  const keys = spaceKeys(access.space.id);
+  const line = prepareLine(rt, 'billing.checkout', actorOf(access), {}, { plan });
+  await rt.scripts.run('space/appendLine', [keys.space, keys.journal, keys.journalIndex], lineArgs(line));
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseSendWindow, type SendWindow } from './sending/window.js';
 
 /** Configuration by environment (decisions.md 8), read once at start; the README lists every variable. */
@@ -12,6 +13,12 @@ export interface Config {
   port: number;
   host: string;
   smtpPort: number;
+  /** Where the SMTP server listens (SMTP_HOST, default HOST; 0.0.0.0 in production to receive mail). */
+  smtpHost: string;
+  /** The largest message accepted (SIZE extension; 552 beyond). */
+  smtpMaxBytes: number;
+  /** STARTTLS is offered only when both files are configured. */
+  smtpTls: { keyFile: string; certFile: string } | null;
   redisUrl: string | null;
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
@@ -22,18 +29,43 @@ export interface Config {
   mxHost: string;
   /** The host a space's SPF record must include (`include:<spfHost>`). */
   spfHost: string;
-  /** Resolvers for domain checks, `host:port` each; null = the system's. */
+  /** Resolvers for domain checks and direct delivery, `host:port` each; null = the system's. */
   dnsServers: string[] | null;
+  /** How outgoing mail leaves (src/delivery/transports.ts). */
+  outbound: Outbound;
+  /** The port direct delivery connects to on the recipient's MX (25; tests use a loopback port). */
+  directPort: number;
+  /** The name given in EHLO by direct delivery and the relay. */
+  heloName: string;
   sendWindow: SendWindow;
   spacingSeconds: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
+  /** Waits before each retry of a failed webhook delivery (ms); one more failure gives up. */
+  webhookRetryScheduleMs: number[];
+  /** A delivery answered 2xx within this time succeeds. */
+  webhookTimeoutMs: number;
+  /** How long a worker holds a space's deliveries before another worker may take them over. */
+  webhookLeaseMs: number;
+  /** Extra certificate authorities (PEM) webhook receivers may present, besides the system's; tests use it. */
+  webhookCa: string | null;
+  /** The name of the wake index the webhook workers share (src/redis/keys.ts); one per deployment. */
+  webhookIndex: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   maxBodyBytes: number;
   plans: Record<string, Plan>;
+  /** Stripe Checkout for subscribe (with the plans' price ids); null: billing_unavailable. */
+  stripeSecretKey: string | null;
+  /** Stripe's API root; another one for stripe-mock or a test double. */
+  stripeApiUrl: string;
+  /** Per-key request budget, a token bucket in Redis shared by every front end (lua/space/authenticate-5.lua). */
+  rateLimit: { burst: number; perSecond: number };
   limits: Limits;
   dataDir: string;
 }
+
+/** OUTBOUND: `outbox` (.eml files under <MAILBOX_DATA_DIR>/outbox), an SMTP relay URL, or `direct` MX delivery. */
+export type Outbound = { kind: 'outbox' } | { kind: 'smtp'; url: string } | { kind: 'direct' };
 
 /** Limits in force, reported by get_settings; the spec fixes some, the rest are ours (docs/operations.md). */
 export interface Limits {
@@ -104,6 +136,34 @@ function parseDnsServers(raw: string | undefined): string[] | null {
   return servers.length ? servers : null;
 }
 
+/** The relay URL carries a password: an error names the variable, never the value. */
+function parseOutbound(raw: string | undefined): Outbound {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'outbox') return { kind: 'outbox' };
+  if (value === 'direct') return { kind: 'direct' };
+  if (/^smtps?:\/\//i.test(value)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      // Reported below without the value.
+    }
+    if (url?.hostname) return { kind: 'smtp', url: value };
+  }
+  throw new Error('OUTBOUND must be outbox, direct, or smtp://user:pass@host:port (smtps:// for TLS from the start)');
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s,5m,30m,2h`: the webhook retry waits, in ms. */
+function parseDurations(name: string, raw: string): number[] {
+  return raw.split(',').map((entry) => {
+    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(entry);
+    if (!match) throw new Error(`${name} must be durations like 5s,5m,2h (units ms, s, m, h), got "${raw}"`);
+    return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+  });
+}
+
 function parseMasterKey(raw: string | undefined): Buffer | null {
   if (!raw) return null;
   const key = Buffer.from(raw, 'base64');
@@ -132,16 +192,60 @@ function logLevel(raw: string | undefined): Config['logLevel'] {
   return raw as Config['logLevel'];
 }
 
+/** decisions.md 5: retries for about a day, 10 s to answer. */
+const WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+function webhookIndex(raw: string | undefined): string {
+  const name = raw || 'wh';
+  if (!/^[a-z0-9-]{1,32}$/.test(name)) throw new Error('WEBHOOK_INDEX must be 1 to 32 of a-z, 0-9 and -');
+  return name;
+}
+
+function webhookDelivery(env: Env) {
+  const timeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 10_000);
+  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 60_000);
+  // A claim stops starting deliveries a timeout before its lease ends, with a timeout to spare.
+  if (leaseMs < 3 * timeoutMs) throw new Error('WEBHOOK_LEASE_MS must be at least three times WEBHOOK_TIMEOUT_MS');
+  return {
+    webhookRetryScheduleMs: parseDurations('WEBHOOK_RETRY_SCHEDULE', env.WEBHOOK_RETRY_SCHEDULE || WEBHOOK_RETRY_SCHEDULE),
+    webhookTimeoutMs: timeoutMs,
+    webhookLeaseMs: leaseMs,
+    webhookCa: env.WEBHOOK_CA_FILE ? readFileSync(env.WEBHOOK_CA_FILE, 'utf8') : null,
+    webhookIndex: webhookIndex(env.WEBHOOK_INDEX),
+  };
+}
+
+/** Generous by default: an agent's normal pace never meets it; a loop gone wild does. */
+function rateLimit(env: Env): Config['rateLimit'] {
+  const burst = int(env, 'RATE_LIMIT_BURST', 600);
+  const perSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100);
+  if (burst < 1 || perSecond < 1) throw new Error('RATE_LIMIT_BURST and RATE_LIMIT_PER_SECOND must be at least 1');
+  return { burst, perSecond };
+}
+
+/** SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE (PEM) go together: one without the other is a mistake. */
+function smtpTls(env: Env): Config['smtpTls'] {
+  const keyFile = env.SMTP_TLS_KEY_FILE || '';
+  const certFile = env.SMTP_TLS_CERT_FILE || '';
+  if (!keyFile && !certFile) return null;
+  if (!keyFile || !certFile) throw new Error('SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE must be set together');
+  return { keyFile, certFile };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const host = env.HOST || '127.0.0.1';
   // Unset: the default common domain; set to '' it is disabled (spaces then need their own domain).
   const commonDomain = (env.COMMON_DOMAIN ?? 'agents.mailbox.localhost').trim().toLowerCase();
   const serviceDomains = list(env.SERVICE_DOMAINS || `mailbox.localhost,${commonDomain}`);
+  const mxHost = (env.MX_HOST || `mx.${commonDomain || serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase();
   return {
     port,
     host,
     smtpPort: int(env, 'SMTP_PORT', 2525),
+    smtpHost: env.SMTP_HOST || host,
+    smtpMaxBytes: int(env, 'SMTP_MAX_BYTES', 25 * 1024 * 1024),
+    smtpTls: smtpTls(env),
     redisUrl: env.REDIS_URL || null,
     redisClusterNodes: parseNodes(env.REDIS_CLUSTER_NODES),
     // A wildcard listen address is no address to give agents: default links then name localhost.
@@ -149,19 +253,27 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey: parseMasterKey(env.MAILBOX_MASTER_KEY),
     commonDomain,
     serviceDomains,
-    mxHost: (env.MX_HOST || `mx.${commonDomain || serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
+    mxHost,
     spfHost: (env.SPF_HOST || `_spf.${serviceDomains[0] || 'mailbox.localhost'}`).toLowerCase(),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
+    outbound: parseOutbound(env.OUTBOUND),
+    directPort: int(env, 'DIRECT_PORT', 25),
+    heloName: (env.HELO_NAME || mxHost).toLowerCase(),
     sendWindow: parseSendWindow(env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr'),
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+    ...webhookDelivery(env),
     logLevel: logLevel(env.LOG_LEVEL),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
     plans: parsePlans(env.PLANS),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeApiUrl: (env.STRIPE_API_URL || 'https://api.stripe.com/v1').replace(/\/+$/, ''),
+    rateLimit: rateLimit(env),
     limits: {
       ...DEFAULT_LIMITS,
       keys_created_per_24h: int(env, 'KEYS_CREATED_PER_24H', DEFAULT_LIMITS.keys_created_per_24h),
+      webhooks_declared_per_24h: int(env, 'WEBHOOKS_DECLARED_PER_24H', DEFAULT_LIMITS.webhooks_declared_per_24h),
     },
     dataDir: env.MAILBOX_DATA_DIR || 'var',
   };

@@ -4,7 +4,9 @@
  * `v1.<iv>.<tag>.<ciphertext>` in base64url. The `context` is bound as additional data, so a sealed
  * value copied to another field or another object does not open.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Config } from './config.js';
 import { MailboxError } from './errors.js';
 
@@ -33,4 +35,32 @@ export function open(masterKey: Buffer, sealed: string, context: string): string
   decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A key of its own per purpose (`unsubscribe`, ...), HKDF-SHA256 of the master key: a derived key that
+ * leaks reveals neither the master key nor the other derived keys.
+ */
+export const deriveKey = (masterKey: Buffer, purpose: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `mailbox:${purpose}`, 32));
+
+/**
+ * The embedded deployment's master key when MAILBOX_MASTER_KEY is absent: 32 random bytes in base64,
+ * created once (mode 0600) and read back at every start. Written aside then hard-linked into place, so
+ * two processes starting together agree on one key and none reads a half-written file.
+ */
+export function masterKeyFile(path: string): Buffer {
+  mkdirSync(dirname(path), { recursive: true });
+  const aside = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(aside, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  try {
+    linkSync(aside, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(aside);
+  }
+  const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${path} must hold 32 bytes in base64`);
+  return key;
 }

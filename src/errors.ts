@@ -78,7 +78,7 @@ const TABLE = {
   billing_unavailable: { status: 503, message: () => "Le paiement n'est pas en service ou le prestataire n'a pas confirmé ; rien n'a changé. Réessayez plus tard." },
 
   // decisions.md 4 and 9.
-  not_cancellable: { status: 409, message: () => "Ce message n'est plus un brouillon ni en file : il ne peut plus être annulé." },
+  not_cancellable: { status: 409, message: () => "Ce message n'est plus un brouillon ni en file : il ne peut plus être annulé. Lisez son état avec get_message." },
   revision_mismatch: { status: 409, message: (d) => `Le brouillon a changé depuis votre lecture${d.revision ? ` (révision actuelle ${d.revision})` : ''}. Relisez-le puis approuvez la révision actuelle.` },
   suppression_locked: { status: 409, message: () => "Un désabonnement ou une plainte ne se lève pas par un outil : seule la personne peut écrire à nouveau." },
   thread_loop_guard: { status: 429, message: (d) => `Trois messages sont déjà partis dans ce fil en 24 h sans réponse du correspondant.${wait(d)}` },

@@ -4,6 +4,7 @@ import { IdFactory } from './ids.js';
 import { createLogger, type Logger } from './log.js';
 import { createRedis, type RedisClient } from './redis/connect.js';
 import { Scripts } from './redis/scripts.js';
+import { wakeSpace } from './webhooks/wake.js';
 
 /** What every front end, worker and actor shares: no request state, only connections and settings. */
 export interface Runtime {
@@ -21,5 +22,10 @@ export function createRuntime(config: Config, options: { clock?: Clock; redis?: 
   const redis = options.redis ?? createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" outside our log.
   redis.on('error', (error: Error) => log.warn('redis connection error', { error: error.message }));
-  return { config, redis, scripts: new Scripts(redis), clock, ids: new IdFactory(clock), log };
+  const rt: Runtime = { config, redis, scripts: new Scripts(redis), clock, ids: new IdFactory(clock), log };
+  if (config.webhooksEnabled) {
+    rt.scripts.afterEvents = (spaceId) =>
+      wakeSpace(rt, spaceId).catch((error: Error) => log.warn('webhook wake failed; the sweeper will catch up', { space_id: spaceId, error: error.message }));
+  }
+  return rt;
 }

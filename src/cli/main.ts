@@ -1,17 +1,23 @@
 /**
- * `mailbox serve [--role all|http|worker]` runs the service; `mailbox admin ...` is the operator's CLI
+ * `mailbox serve [--role all|http|smtp|worker]` runs the service; `mailbox admin ...` is the operator's CLI
  * (decisions.md 8). Both read the same environment.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { createSpace } from '../../actors/space.js';
+import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
 import { MailboxError } from '../errors.js';
 import { idPattern } from '../ids.js';
 import { closeQueues } from '../queues.js';
+import { masterKeyFile } from '../crypto.js';
+import { closeTransport } from '../delivery/transports.js';
 import { startDomainWorker } from '../workers/domains.js';
+import { startSendWorker } from '../workers/send.js';
+import { startEraseWorker } from '../workers/erase.js';
+import { startWebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { startHttp } from '../http/server.js';
+import { startSmtp } from '../smtp/server.js';
 import { startLocalRedis, type LocalRedis } from '../redis/local.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 
@@ -22,13 +28,14 @@ export interface CliIo {
 }
 
 const USAGE = `usage:
-  mailbox serve [--role all|http|worker]
+  mailbox serve [--role all|http|smtp|worker]
   mailbox admin create-space --human <email> [--name <name>] [--plan <plan>] [--verified] [--managed]
   mailbox admin resume-inbox <inbox_id> --space <space_id>
-  mailbox admin resume-inbox <address>`;
+  mailbox admin resume-inbox <address>
+  mailbox admin set-plan <space_id> <plan>`;
 
 /** `all` (the default) runs the front end and the workers in one process; the others split them. */
-const ROLES = ['all', 'http', 'worker'] as const;
+const ROLES = ['all', 'http', 'smtp', 'worker'] as const;
 
 /** With no REDIS_URL nor cluster, the embedded default: a local redis-server with its data under ./var. */
 async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalRedis | null }> {
@@ -37,6 +44,14 @@ async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalR
   return { rt: createRuntime({ ...config, redisUrl: local.url }), local };
 }
 
+/**
+ * Embedded mode (no REDIS_URL nor cluster) without MAILBOX_MASTER_KEY: a key kept in
+ * <MAILBOX_DATA_DIR>/master.key, so unsubscribe links are signed and DKIM keys sealed out of the box.
+ * A deployment with its own Redis sets MAILBOX_MASTER_KEY: its processes must share one key.
+ */
+const withEmbeddedMasterKey = (config: Config): Config =>
+  config.masterKey || config.redisUrl || config.redisClusterNodes ? config : { ...config, masterKey: masterKeyFile(join(config.dataDir, 'master.key')) };
+
 async function serve(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
   const role = ROLES.find((r) => r === values.role);
@@ -44,13 +59,17 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     io.err(`unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`);
     return 2;
   }
-  const config = loadConfig(io.env);
+  const config = withEmbeddedMasterKey(loadConfig(io.env));
   const { rt, local } = await openRuntime(config);
-  const http = role === 'worker' ? null : await startHttp(rt, { port: config.port, host: config.host });
-  const worker = role === 'http' ? null : startDomainWorker(rt);
+  const http = role === 'all' || role === 'http' ? await startHttp(rt, { port: config.port, host: config.host }) : null;
+  const smtp = role === 'all' || role === 'smtp' ? await startSmtp(rt, { port: config.smtpPort, host: config.smtpHost }) : null;
+  const workers = role === 'all' || role === 'worker' ? [startDomainWorker(rt), startSendWorker(rt), startEraseWorker(rt)] : [];
+  // Without a master key no webhook can be declared (encryption_unavailable), nor its secret opened.
+  if ((role === 'all' || role === 'worker') && config.webhooksEnabled && config.masterKey) workers.push(startWebhookWorker(rt));
   rt.log.info('mailbox running', {
     role,
     http: http ? `http://${config.host}:${http.port}` : null,
+    smtp: smtp ? `${config.smtpHost}:${smtp.port}` : null,
     redis: local ? local.url : 'external',
   });
   await new Promise<void>((resolve) => {
@@ -58,8 +77,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   await http?.close();
-  await worker?.close();
+  await smtp?.close();
+  await Promise.all(workers.map((worker) => worker.close()));
   await closeQueues(rt);
+  await closeTransport(rt);
   rt.redis.disconnect();
   await local?.stop();
   return 0;
@@ -81,8 +102,7 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
     io.err('give an inbox id (inb_...) with --space <space_id> (spc_...), or the inbox address');
     return 2;
   }
-  const { rt, local } = await openRuntime(loadConfig(io.env));
-  try {
+  return withRuntime(loadConfig(io.env), io, async (rt) => {
     const claim = byAddress ? await spaceOfAddress(rt, target) : null;
     if (byAddress && claim?.state !== 'active') {
       io.err(`no live inbox has the address ${target}`);
@@ -92,6 +112,14 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
     const inbox = await resumeInbox(rt, spaceId, claim ? claim.inbox_id : target);
     io.out(JSON.stringify({ space_id: spaceId, inbox_id: inbox.id, address: inbox.address, status: inbox.status }));
     return 0;
+  });
+}
+
+/** Runs an admin command on a runtime, then closes it; a refusal prints `<code>: <message>`, exit 1. */
+async function withRuntime(config: Config, io: CliIo, work: (rt: Runtime) => Promise<number>): Promise<number> {
+  const { rt, local } = await openRuntime(config);
+  try {
+    return await work(rt);
   } catch (error) {
     if (!(error instanceof MailboxError)) throw error;
     io.err(`${error.code}: ${error.message}`);
@@ -102,9 +130,29 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** `set-plan <space_id> <plan>`: the operator's plan, journaled with the service as actor; `none` ends it. */
+async function setPlanCommand(args: string[], io: CliIo): Promise<number> {
+  const [spaceId, plan] = args;
+  const config = loadConfig(io.env);
+  if (args.length !== 2 || !new RegExp(idPattern('space')).test(spaceId!)) {
+    io.err(USAGE);
+    return 2;
+  }
+  if (plan !== 'none' && !config.plans[plan!]) {
+    io.err(`unknown plan "${plan}"; plans: none, ${Object.keys(config.plans).join(', ')}`);
+    return 2;
+  }
+  return withRuntime(config, io, async (rt) => {
+    await setPlan(rt, spaceId!, plan!);
+    io.out(JSON.stringify({ space_id: spaceId, plan }));
+    return 0;
+  });
+}
+
 async function admin(args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === 'resume-inbox') return resumeInboxCommand(rest, io);
+  if (command === 'set-plan') return setPlanCommand(rest, io);
   if (command !== 'create-space') {
     io.err(USAGE);
     return 2;

@@ -2,6 +2,8 @@
  * What the delivery layer is given and what it answers. The queue (actors/message.ts, the send worker)
  * decides when a message leaves; this layer only builds and hands over the MIME message.
  */
+import type { DeliveryCode } from './codes.js';
+
 export interface Mailbox {
   address: string;
   name: string | null;
@@ -43,13 +45,20 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
 }
 
-/** The outcome of one attempt. `permanent` failures are not retried; temporary ones are. */
+/**
+ * The outcome of one attempt. `permanent` failures are not retried; temporary ones are. `code` is one of
+ * DELIVERY_CODES (src/delivery/codes.ts); `response` is the server's reply (or the network error) as is.
+ */
 export type DeliveryResult =
   | { ok: true; response: string }
-  | { ok: false; permanent: boolean; code: string; response: string };
+  | { ok: false; permanent: boolean; code: DeliveryCode; response: string };
 
 export interface Transport {
   readonly kind: 'outbox' | 'smtp' | 'direct';
+  /**
+   * Resolves with a DeliveryResult for every outcome of the network or the disk; rejects only for our
+   * own faults (a DKIM key that does not load), which no retry would fix.
+   */
   send(mail: OutgoingMail): Promise<DeliveryResult>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 /**
- * Real DNS queries for domain checks, through the configured resolvers (DNS_SERVERS) or the system's.
- * A name that does not exist (NXDOMAIN) or has no record of the type (NODATA) is an empty answer;
- * anything else (SERVFAIL, refused, timeout) means nothing could be checked: `dns_unavailable`.
+ * Real DNS queries for domain checks and direct delivery, through the configured resolvers
+ * (DNS_SERVERS) or the system's. A name that does not exist (NXDOMAIN) or has no record of the type
+ * (NODATA) is an empty answer; anything else (SERVFAIL, refused, timeout) means nothing could be
+ * checked: `dns_unavailable`.
  */
 import { Resolver } from 'node:dns/promises';
 import type { Config } from '../config.js';
@@ -20,6 +21,8 @@ export interface Dns {
   /** TXT records at `name`, each one's strings joined (long DKIM keys come split in 255-byte strings). */
   txt(name: string): Promise<string[]>;
   mx(name: string): Promise<Mx[]>;
+  /** A host's IPv4 addresses, else its IPv6 ones (direct delivery connects to them). */
+  addresses(name: string): Promise<string[]>;
 }
 
 async function orEmpty<T>(query: Promise<T[]>): Promise<T[]> {
@@ -38,5 +41,20 @@ export function createDns(config: Config): Dns {
   return {
     txt: async (name) => (await orEmpty(resolver.resolveTxt(name))).map((chunks) => chunks.join('')),
     mx: async (name) => (await orEmpty(resolver.resolveMx(name))).map((mx) => ({ exchange: mx.exchange.toLowerCase().replace(/\.$/, ''), priority: mx.priority })),
+    addresses: async (name) => {
+      const v4 = await orEmpty(resolver.resolve4(name));
+      return v4.length ? v4 : orEmpty(resolver.resolve6(name));
+    },
   };
+}
+
+/**
+ * The resolver mailauth calls for SPF, DKIM, DMARC and ARC (`(name, rrtype) => records` in node's
+ * shapes), on the same configured servers as the domain checks, so tests answer from their DNS server.
+ * Errors keep node's codes (ENOTFOUND, ENODATA): mailauth reads them to tell "none" from "temperror".
+ */
+export function mailauthResolver(config: Config): (name: string, rrtype: string) => Promise<string[][] | string[]> {
+  const resolver = new Resolver({ timeout: 2500, tries: 2 });
+  if (config.dnsServers) resolver.setServers(config.dnsServers);
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
 }

@@ -1,5 +1,6 @@
 /**
- * The HTTP front end on uWebSockets.js: `POST /v1/<tool>`, `/mcp`, `/healthz`, `/v1/openapi.json`.
+ * The HTTP front end on uWebSockets.js: `POST /v1/<tool>`, `/mcp`, `/healthz`, `/v1/openapi.json`,
+ * and the unsubscribe pages `/u/<token>` (src/http/unsubscribe.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request.
  */
 import { authenticate } from '../../actors/space.js';
@@ -9,6 +10,7 @@ import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
 import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, type IncomingRequest, type Reply } from './io.js';
 import { openApiDocument } from './openapi.js';
+import { registerUnsubscribe } from './unsubscribe.js';
 import { uws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
@@ -78,6 +80,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   app.get('/v1/openapi.json', (res, req) => {
     handle(res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
   });
+
+  registerUnsubscribe(app, rt);
 
   app.any('/*', (res, req) => {
     handle(res, req, async (request) => {

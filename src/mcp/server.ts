@@ -34,7 +34,7 @@ export function createMcpServer(rt: Runtime, access: Access): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
       const { output, text } = await callTool(rt, access, request.params.name, request.params.arguments ?? {});
-      return { content: [{ type: 'text', text }], structuredContent: output };
+      return { content: [{ type: 'text', text: text() }], structuredContent: output };
     } catch (error) {
       const refusal = asMailboxError(error);
       if (refusal.code === 'internal') rt.log.error('tool failed', { tool: request.params.name, error: String((error as Error)?.stack ?? error) });

@@ -10,7 +10,10 @@ export const spaceTag = (spaceId: string): string => `${KEY_PREFIX}:{${spaceId}}
 export function spaceKeys(spaceId: string) {
   const tag = spaceTag(spaceId);
   return {
-    /** hash: the space's fields (name, human, verified, plan, managed, approval, created_at). */
+    /**
+     * hash: the space's fields (name, human, verified, plan, managed, approval, created_at; billing_status
+     * and current_period_end once a plan is set; closes_at (ms) while a confirmed closure waits).
+     */
     space: `${tag}:space`,
     /** hash: key id -> key JSON, for the active accesses. */
     keys: `${tag}:keys`,
@@ -51,12 +54,25 @@ export function spaceKeys(spaceId: string) {
     threads: `${tag}:threads`,
     /** sorted set (score 0, lex): draft message ids awaiting approval. */
     drafts: `${tag}:drafts`,
+    /** sorted set (score 0, lex): an inbox's draft message ids. */
+    inboxDrafts: (inboxId: string) => `${tag}:inbox:${inboxId}:drafts`,
     /** sorted set: queued message id scored by its planned departure (ms), for the whole space (the sweeper reads it). */
     queue: `${tag}:queue`,
     /** sorted set: an inbox's queued message ids scored by planned departure (ms). */
     inboxQueue: (inboxId: string) => `${tag}:inbox:${inboxId}:queue`,
-    /** hash: an inbox's reserved departures per Paris day (`YYYY-MM-DD` -> count) and `last` (ms of the latest slot). */
+    /**
+     * hash: an inbox's reserved departures per Paris day (`YYYY-MM-DD` -> count) and `last` (ms of the latest
+     * slot); also its daily figures for the circuit breaker: `sent:<day>`, `bounced:<day>`, `complained:<day>`.
+     */
     inboxSlots: (inboxId: string) => `${tag}:inbox:${inboxId}:slots`,
+    /**
+     * hash: `<inbox id> <Message-ID header>` -> `<message id> <thread id>` of a received message: threading
+     * of later mail that cites it, and the duplicate check of a resent one. Our own outbound Message-IDs
+     * need no entry: they are `<msg_...@domain>`, resolved from their shape (src/smtp/threading.ts).
+     */
+    messageIds: `${tag}:msgids`,
+    /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
+    inboxContacts: (inboxId: string) => `${tag}:inbox:${inboxId}:contacts`,
     /** hash: recipient address -> `<thread id> <ms>` of the inbox's last first message to it (30-day rule). */
     inboxRecipients: (inboxId: string) => `${tag}:inbox:${inboxId}:rcpt`,
     /** sorted set: messages being delivered, scored by the end of their lease (ms); an expired lease is retried. */
@@ -67,8 +83,28 @@ export function spaceKeys(spaceId: string) {
     suppressions: `${tag}:suppressions`,
     /** sorted set (score 0, lex): "<entry id> <value>", newest last, for list_suppressions. */
     suppressionIndex: `${tag}:suppressions:idx`,
-    /** stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). */
+    /**
+     * stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). Entry ids
+     * follow the injected clock (lua/includes/appendEvent.lua); consumer group `webhooks` once declared.
+     */
     events: `${tag}:events`,
+    /**
+     * hash: the declared webhook: url, secret (sealed, src/crypto.ts), declared_at (ms), and the
+     * delivery of the oldest undelivered event: attempts, next_at (ms), last_error.
+     */
+    webhook: `${tag}:webhook`,
+    /** sorted set: declarations scored by time (ms), for the 24 h declaration limit. */
+    webhookDeclarations: `${tag}:webhook:declared`,
+    /**
+     * hash: the pending 6-digit code of a purpose (`verify` for attach_human, `close` for close_space):
+     * salt, hash (sha256 of salt and code), sent_at, expires_at (ms), attempts, payload (the e-mail to
+     * attach for `verify`). Never the code itself (actors/codes.ts).
+     */
+    code: (purpose: 'verify' | 'close') => `${tag}:code:${purpose}`,
+    /** sorted set: salts of the codes sent, scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
+    codeSends: `${tag}:codes:sent`,
+    /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
+    rateBucket: (tokenHash: string) => `${tag}:rate:${tokenHash}`,
     /** hash: journal line id -> line JSON. */
     journal: `${tag}:journal`,
     /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
@@ -95,11 +131,34 @@ export const globalKeys = {
    * single slot holds them all.
    */
   deadAddresses: (shard: number) => `${KEY_PREFIX}:{dead:${shard}}`,
+  /**
+   * sorted set: space id -> when its webhook deliveries are next due (ms); a claimed space is scored at
+   * the end of its lease (src/webhooks/wake.ts). Sharded by a hash of the space id, with the three below,
+   * under the index name WEBHOOK_INDEX (`wh`): processes sharing a name deliver each other's spaces.
+   */
+  webhookDue: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:due`,
+  /** set: claimed spaces that got new events since their claim: due again at once when settled. */
+  webhookDirty: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:dirty`,
+  /** hash: space id -> token (lease end, ms) of the worker's claim holding it. */
+  webhookClaims: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:claims`,
+  /** set: spaces that declared a webhook, for the sweeper that repairs a lost wake-up. */
+  webhookSpaces: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:spaces`,
+  /** string, expiring: held by the one worker sweeping this period. */
+  webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
 };
+
+const EVENTS_KEY = new RegExp(`^${KEY_PREFIX}:\\{(spc_[0-9a-z]+)\\}:events$`);
+/** The space whose event stream this key is, or null (src/redis/scripts.ts wakes webhook delivery with it). */
+export function spaceOfEventsKey(key: string): string | null {
+  return EVENTS_KEY.exec(key)?.[1] ?? null;
+}
 
 /** BullMQ queue prefixes: one hash tag per queue, so each queue's keys live in one Cluster slot. */
 export const QUEUE_PREFIX = {
   domains: `${KEY_PREFIX}:{q:domains}`,
   send: `${KEY_PREFIX}:{q:send}`,
-  webhooks: `${KEY_PREFIX}:{q:webhooks}`,
+  erase: `${KEY_PREFIX}:{q:erase}`,
 } as const;
+
+/** Every key of a space matches this (its hash tag puts them in one Cluster slot): erasure SCANs it. */
+export const spaceKeyPattern = (spaceId: string): string => `${spaceTag(spaceId)}:*`;

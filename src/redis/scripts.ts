@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { MailboxError, isErrorCode, type Hint } from '../errors.js';
 import { LUA_DIR } from '../paths.js';
 import type { RedisClient } from './connect.js';
+import { spaceOfEventsKey } from './keys.js';
 
 /**
  * BullMQ-style script loading: `lua/<actor>/<verbNoun>-<nkeys>.lua`, includes resolved from
@@ -56,6 +57,12 @@ type Reply = Record<string, unknown> & { error?: string; hint?: Hint };
  */
 export class Scripts {
   private readonly byName = new Map<string, ScriptFile>();
+  /**
+   * Called after a script that was given a space's event stream answered without refusal, so webhook
+   * delivery wakes for whatever event any behaviour appended (src/webhooks/wake.ts); null: no webhooks.
+   * A failed wake is left to the sweeper: the state and its event are written, the call succeeded.
+   */
+  afterEvents: ((spaceId: string) => Promise<void>) | null = null;
 
   constructor(private readonly redis: RedisClient, files: ScriptFile[] = readScripts()) {
     for (const file of files) {
@@ -77,6 +84,8 @@ export class Scripts {
       const hint = reply.hint && Object.keys(reply.hint).length ? reply.hint : null;
       throw new MailboxError(reply.error, hint);
     }
+    const spaceId = this.afterEvents && keys.map(spaceOfEventsKey).find((id) => id !== null);
+    if (spaceId) await this.afterEvents!(spaceId);
     return reply as T;
   }
 }

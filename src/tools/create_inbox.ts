@@ -43,7 +43,7 @@ export default defineTool({
     const { domain, shared } = await sendingDomainFor(rt, access.space.id, requested);
     checkUsername(input.username, shared);
     const inbox = await createInbox(rt, access, { username: input.username, domain, shared, display_name: displayName });
-    return inboxView(rt.config, access.space.plan, inbox, rt.clock.now());
+    return inboxView(rt.config, access.space.plan, inbox, rt.clock.now(), { next: null, sentToday: 0 });
   },
   text: (out) =>
     `Boîte ${quote(out.address)} créée${out.shared ? ' sur le domaine commun (elle ne répond qu’aux personnes qui lui écrivent d’abord)' : ''}. ` +

@@ -19,7 +19,8 @@ const compiled = new Map<string, Compiled>(
 
 export interface ToolResult {
   output: Record<string, unknown>;
-  text: string;
+  /** The French text, rendered only for the front ends that show it (MCP). */
+  text(): string;
 }
 
 export function mayCall(tool: Tool, access: Access): boolean {
@@ -47,5 +48,5 @@ export async function callTool(rt: Runtime, access: Access, name: string, body: 
     rt.log.error('tool output does not match its schema', { tool: tool.name, path: error?.path, problem: error?.message });
     throw new MailboxError('internal');
   }
-  return { output, text: tool.text(output, input) };
+  return { output, text: () => tool.text(output, input) };
 }

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { inboxView, visibleInbox } from '../../actors/inbox.js';
+import { BREAKER, breakerFigures } from '../../actors/breaker.js';
+import { liveInboxView, visibleInbox } from '../../actors/inbox.js';
 import { quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Id, InboxSchema, Input, Output } from './schemas.js';
 
-/** The circuit breaker's rule (decisions.md 4): over the last 7 days, with at least 20 sent. */
-const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
 
 const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 })} %`;
 
@@ -37,13 +36,11 @@ export default defineTool({
   effect: 'read-only',
   async handler({ rt, access }, input) {
     const inbox = await visibleInbox(rt, access, input.inbox_id, { live: false });
-    // Deliveries, bounces and complaints are recorded by the outbound and bounce issues: zero until then.
-    const counts = { sent_7d: 0, bounced_7d: 0, complaints_7d: 0 };
-    const rate = (n: number) => (counts.sent_7d ? n / counts.sent_7d : 0);
+    const { bounce_rate, complaint_rate, ...counts } = await breakerFigures(rt, access.space.id, inbox.id);
     return {
-      inbox: inboxView(rt.config, access.space.plan, inbox, rt.clock.now()),
+      inbox: await liveInboxView(rt, access.space.plan, access.space.id, inbox),
       counts,
-      circuit_breaker: { ...BREAKER, bounce_rate: rate(counts.bounced_7d), complaint_rate: rate(counts.complaints_7d) },
+      circuit_breaker: { ...BREAKER, bounce_rate, complaint_rate },
     };
   },
   text: (out) => {

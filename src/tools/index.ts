@@ -13,12 +13,37 @@ import add_domain from './add_domain.js';
 import verify_domain from './verify_domain.js';
 import list_domains from './list_domains.js';
 import remove_domain from './remove_domain.js';
+import send_email from './send_email.js';
+import reply_to_thread from './reply_to_thread.js';
+import get_message from './get_message.js';
+import cancel_message from './cancel_message.js';
+import approve_message from './approve_message.js';
+import list_drafts from './list_drafts.js';
+import update_draft from './update_draft.js';
+import set_webhook from './set_webhook.js';
+import event_feed from './event_feed.js';
+import list_threads from './list_threads.js';
+import get_thread from './get_thread.js';
+import classify_thread from './classify_thread.js';
+import attach_human from './attach_human.js';
+import verify from './verify.js';
+import close_space from './close_space.js';
+import billing_status from './billing_status.js';
+import subscribe from './subscribe.js';
+import list_suppressions from './list_suppressions.js';
+import add_suppression from './add_suppression.js';
+import remove_suppression from './remove_suppression.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
   create_key, list_keys, revoke_key, get_settings, list_events,
   create_inbox, list_inboxes, inbox_status, delete_inbox, request_inbox_review,
   add_domain, verify_domain, list_domains, remove_domain,
+  send_email, reply_to_thread, get_message, cancel_message, approve_message, list_drafts, update_draft,
+  set_webhook, event_feed,
+  attach_human, verify, close_space, billing_status, subscribe,
+  list_suppressions, add_suppression, remove_suppression,
+  list_threads, get_thread, classify_thread,
 ] as unknown as Tool[];
 
 export const toolByName = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { inboxView, listLiveInboxes } from '../../actors/inbox.js';
+import { liveInboxView, listLiveInboxes } from '../../actors/inbox.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
@@ -30,9 +30,8 @@ export default defineTool({
     // Ids are time-ordered: newest first is descending id order, and a page starts below the last id seen.
     const inboxes = (await listLiveInboxes(rt, access)).filter((inbox) => after === null || inbox.id < after);
     const page = inboxes.slice(0, limit);
-    const now = rt.clock.now();
     return {
-      items: page.map((inbox) => inboxView(rt.config, access.space.plan, inbox, now)),
+      items: await Promise.all(page.map((inbox) => liveInboxView(rt, access.space.plan, access.space.id, inbox))),
       next_cursor: inboxes.length > limit ? encodeCursor(scope, page[page.length - 1]!.id) : null,
     };
   },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { inboxView, requestInboxReview } from '../../actors/inbox.js';
+import { liveInboxView, requestInboxReview } from '../../actors/inbox.js';
 import { MailboxError } from '../errors.js';
 import { carriesSecret } from '../secrets.js';
 import { parisMoment, quote } from '../texts.js';
@@ -23,7 +23,7 @@ export default defineTool({
     const message = input.message?.trim() || null;
     if (message && carriesSecret(message, access.space.id)) throw new MailboxError('secret_in_message', { parameter: 'message' });
     const inbox = await requestInboxReview(rt, access, input.inbox_id, message);
-    return inboxView(rt.config, access.space.plan, inbox, rt.clock.now());
+    return liveInboxView(rt, access.space.plan, access.space.id, inbox);
   },
   text: (out) =>
     `Reprise de la boîte ${quote(out.address)} demandée${out.suspension?.requested_at ? ` (${parisMoment(Date.parse(out.suspension.requested_at))})` : ''}. ` +

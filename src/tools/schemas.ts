@@ -96,3 +96,61 @@ export const DomainSchema = Output({
 
 /** A domain name given by the caller (normalised and checked by src/domains/names.ts). */
 export const DomainName = Type.String({ minLength: 1, maxLength: 253, description: 'nom de domaine, par exemple envoi.exemple.fr' });
+
+/** Bodies: a text part of at most 512 KB and an HTML part of at most 1 MB (the request itself is capped too). */
+export const TEXT_MAX_CHARS = 512 * 1024;
+export const HTML_MAX_CHARS = 1024 * 1024;
+
+export const MessageSchema = Output({
+  id: Id('message'),
+  thread_id: Id('thread'),
+  inbox_id: Id('inbox'),
+  direction: Type.Union([Type.Literal('outbound'), Type.Literal('inbound')]),
+  from: Type.String(),
+  to: Type.String(),
+  reply_to: Nullable(Type.String()),
+  subject: Type.String(),
+  text: Type.String(),
+  has_html: Type.Boolean(),
+  auto_reply: Type.Boolean(),
+  status: Type.Union([
+    Type.Literal('draft'), Type.Literal('queued'), Type.Literal('sending'), Type.Literal('sent'), Type.Literal('delivered'),
+    Type.Literal('bounced'), Type.Literal('failed'), Type.Literal('rejected'), Type.Literal('cancelled'), Type.Literal('received'),
+  ]),
+  status_code: Nullable(Type.String()),
+  revision: Type.String(),
+  created_at: IsoDate,
+  sent_at: Nullable(IsoDate),
+  received_at: Nullable(IsoDate),
+  metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+  truncated: Type.Optional(Type.Boolean()),
+  reply_text: Type.Optional(Type.String()),
+});
+
+export const ThreadSchema = Output({
+  id: Id('thread'),
+  inbox_id: Id('inbox'),
+  subject: Type.String(),
+  contact: Type.String(),
+  contact_name: Nullable(Type.String()),
+  labels: Type.Array(Type.String()),
+  archived: Type.Boolean(),
+  unread: Type.Boolean(),
+  message_count: Type.Integer(),
+  last_message_at: IsoDate,
+  last_direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]),
+  campaign_id: Nullable(Type.String()),
+  created_at: IsoDate,
+});
+
+/** A suppression entry (interface.md part 2 leaves the types open; docs/tools.md fixes them). */
+export const SuppressionSchema = Output({
+  id: Id('suppression'),
+  value: Type.String({ description: 'adresse en minuscules, ou @domaine' }),
+  kind: Type.Union([Type.Literal('address'), Type.Literal('domain')]),
+  reason: Type.Union(['unsubscribe', 'complaint', 'bounce', 'manual'].map((r) => Type.Literal(r))),
+  scope: Type.Literal('space'),
+  source: Type.String({ description: "message d'origine (msg_...) ou clé qui l'a ajouté (key_...)" }),
+  created_at: IsoDate,
+  note: Nullable(Type.String({ description: "motif donné à add_suppression, sinon null" })),
+});

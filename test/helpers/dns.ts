@@ -1,12 +1,12 @@
 /**
  * A tiny authoritative DNS server on a loopback UDP port, for domain checks without the network:
- * the test sets and removes TXT and MX records, everything else is NXDOMAIN (unknown name) or NODATA
+ * the test sets and removes TXT, MX and A records, everything else is NXDOMAIN (unknown name) or NODATA
  * (known name, other type), and `servfail` makes every answer SERVFAIL.
  */
 import { createSocket } from 'node:dgram';
 import dnsPacket, { type Answer } from 'dns-packet';
 
-type Type = 'TXT' | 'MX';
+type Type = 'TXT' | 'MX' | 'A';
 
 export interface Published {
   type: string;
@@ -22,6 +22,8 @@ export interface TestDns {
   /** Adds a TXT value at a name (a name may hold several). */
   txt(name: string, value: string): void;
   mx(name: string, exchange: string, priority?: number): void;
+  /** An IPv4 address of a host (direct delivery's MX hosts, the implicit MX of a domain). */
+  a(name: string, ip: string): void;
   /** Removes the records of a name: one type, or all. */
   remove(name: string, type?: Type): void;
   /** Publishes records as add_domain returns them (`type`, `name`, `value`). */
@@ -37,10 +39,10 @@ const norm = (name: string): string => name.toLowerCase().replace(/\.$/, '');
 const chunks = (value: string): string[] => value.match(/.{1,255}/g) ?? [''];
 
 export async function startDns(): Promise<TestDns> {
-  const zone = new Map<string, { TXT: string[]; MX: { exchange: string; priority: number }[] }>();
+  const zone = new Map<string, { TXT: string[]; MX: { exchange: string; priority: number }[]; A: string[] }>();
   const at = (name: string) => {
     const key = norm(name);
-    if (!zone.has(key)) zone.set(key, { TXT: [], MX: [] });
+    if (!zone.has(key)) zone.set(key, { TXT: [], MX: [], A: [] });
     return zone.get(key)!;
   };
   const socket = createSocket('udp4');
@@ -59,11 +61,13 @@ export async function startDns(): Promise<TestDns> {
       rcode = RCODE.SERVFAIL;
     } else {
       const records = zone.get(norm(question.name));
-      if (!records || (!records.TXT.length && !records.MX.length)) rcode = RCODE.NXDOMAIN;
+      if (!records || (!records.TXT.length && !records.MX.length && !records.A.length)) rcode = RCODE.NXDOMAIN;
       else if (question.type === 'TXT') {
         for (const value of records.TXT) answers.push({ type: 'TXT', name: question.name, ttl: 60, data: chunks(value) });
       } else if (question.type === 'MX') {
         for (const mx of records.MX) answers.push({ type: 'MX', name: question.name, ttl: 60, data: { preference: mx.priority, exchange: mx.exchange } });
+      } else if (question.type === 'A') {
+        for (const ip of records.A) answers.push({ type: 'A', name: question.name, ttl: 60, data: ip });
       }
     }
     const reply = dnsPacket.encode({
@@ -82,11 +86,13 @@ export async function startDns(): Promise<TestDns> {
     servfail: false,
     txt: (name, value) => void at(name).TXT.push(value),
     mx: (name, exchange, priority = 10) => void at(name).MX.push({ exchange, priority }),
+    a: (name, ip) => void at(name).A.push(ip),
     remove(name, type) {
       const records = zone.get(norm(name));
       if (!records) return;
       if (!type || type === 'TXT') records.TXT = [];
       if (!type || type === 'MX') records.MX = [];
+      if (!type || type === 'A') records.A = [];
     },
     publish(records) {
       for (const record of records) {

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { suspendInbox } from '../../actors/inbox.js';
+import { spaceKeys } from '../../src/redis/keys.js';
 import type { TestService } from './service.js';
+import { lastCode } from './codes.js';
+import { startFakeStripe } from './stripe.js';
 
 export interface ExampleContext {
   svc: TestService;
@@ -38,6 +41,16 @@ async function someInbox(ctx: ExampleContext, status: 'active' | 'suspended'): P
   return id;
 }
 
+/** A test send from an active inbox of the space to its own address: no plan, domain or 30-day rule in the way. */
+async function selfSendArgs(ctx: ExampleContext, extra: Record<string, unknown> = {}) {
+  const inboxId = await someInbox(ctx, 'active');
+  const { inbox } = await succeed(ctx.svc, ctx.apiKey, 'inbox_status', { inbox_id: inboxId });
+  return { inbox_id: inboxId, to: inbox.address, subject: 'Essai', text: 'Bonjour,\nun essai. {{unsubscribe_url}}', test: true, ...extra };
+}
+
+const selfSend = async (ctx: ExampleContext, extra: Record<string, unknown> = {}) =>
+  (await succeed(ctx.svc, ctx.apiKey, 'send_email', await selfSendArgs(ctx, extra))) as { message: { id: string; revision: string }; thread: { id: string } };
+
 const newDomain = async ({ svc, apiKey }: ExampleContext) =>
   (await succeed(svc, apiKey, 'add_domain', { domain: `${unique('exemple')}.test` })) as { domain: string; records: { type: string; name: string; value: string }[] };
 
@@ -62,4 +75,62 @@ export const EXAMPLES: Record<string, Example> = {
   },
   list_domains: async () => ({}),
   remove_domain: async (ctx) => ({ domain: (await newDomain(ctx)).domain, confirm: true }),
+  // A documentation address (TEST-NET-3): public, so accepted, and never reached (no webhook worker here).
+  // The 60 s between declarations is moved aside so the example can run again in the same space.
+  set_webhook: async ({ svc, spaceId }) => {
+    await svc.rt.redis.hdel(spaceKeys(spaceId).webhook, 'declared_at');
+    return { url: 'https://203.0.113.10/webhooks/mailbox' };
+  },
+  event_feed: async () => ({ limit: 10 }),
+  send_email: (ctx) => selfSendArgs(ctx),
+  reply_to_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id, text: 'Suite de notre échange.' }),
+  get_message: async (ctx) => ({ message_id: (await selfSend(ctx)).message.id }),
+  cancel_message: async (ctx) => ({ message_id: (await selfSend(ctx)).message.id }),
+  approve_message: async (ctx) => {
+    const { message } = await selfSend(ctx, { requires_approval: true });
+    return { message_id: message.id, revision: message.revision };
+  },
+  list_drafts: async () => ({ limit: 5 }),
+  update_draft: async (ctx) => ({ message_id: (await selfSend(ctx, { requires_approval: true })).message.id, subject: 'Objet corrigé' }),
+  list_threads: async () => ({ limit: 5 }),
+  get_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id }),
+  classify_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id, labels: ['exemple'], archived: false, read: true }),
+  // Codes are 60 s apart and 5 a day: the record of sends is moved aside so the example can run again.
+  attach_human: async ({ svc, spaceId }) => {
+    await svc.rt.redis.del(spaceKeys(spaceId).codeSends);
+    return { email: 'humain@exemple.fr' };
+  },
+  verify: async ({ svc, spaceId, apiKey }) => {
+    await svc.rt.redis.del(spaceKeys(spaceId).codeSends);
+    const email = `${unique('humain')}@exemple.fr`;
+    await succeed(svc, apiKey, 'attach_human', { email });
+    return { code: await lastCode(svc, email) };
+  },
+  // A closure confirmed with the code the human received, then cancelled: the space stays open.
+  close_space: async ({ svc, spaceId, apiKey }) => {
+    await svc.rt.redis.del(spaceKeys(spaceId).codeSends);
+    await succeed(svc, apiKey, 'close_space', {});
+    const { human_email } = await svc.rt.redis.hgetall(spaceKeys(spaceId).space);
+    await succeed(svc, apiKey, 'close_space', { confirmation_code: await lastCode(svc, human_email!) });
+    return { cancel: true };
+  },
+  billing_status: async () => ({}),
+  // A stand-in for Stripe's API on a loopback port, and a plan with a price id.
+  subscribe: async ({ svc }) => {
+    fakeStripe ??= startFakeStripe();
+    const config = svc.rt.config;
+    config.stripeApiUrl = (await fakeStripe).url;
+    config.stripeSecretKey = 'sk_test_exemple';
+    config.plans = { ...config.plans, pro: { ...config.plans.pro!, price_id: 'price_exemple_pro' } };
+    return { plan: 'pro' };
+  },
+  list_suppressions: async () => ({ query: 'exemple', limit: 5 }),
+  add_suppression: async () => ({ value: 'bloque@exemple.fr', reason: 'demande orale' }),
+  remove_suppression: async ({ svc, apiKey }) => {
+    const value = `${unique('leve')}@exemple.fr`;
+    await succeed(svc, apiKey, 'add_suppression', { value });
+    return { value };
+  },
 };
+
+let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;

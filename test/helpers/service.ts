@@ -2,6 +2,7 @@
  * The service in-process for a test: a runtime on the file's Redis with an injectable clock, the
  * HTTP + MCP front end on a free loopback port, and helpers to make spaces and call tools for real.
  */
+import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
@@ -47,7 +48,9 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const target = await testRedisTarget();
   const dns = await startDns();
-  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, ...options.env });
+  // Its own webhook wake index: files share the cluster, and a webhook worker would deliver any space of its index.
+  const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
+  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, ...options.env });
   const clock = options.clock ?? systemClock;
   const rt = createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) });
   const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });

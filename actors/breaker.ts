@@ -1,0 +1,62 @@
+/**
+ * The circuit breaker (decisions.md 4): over an inbox's last 7 days, with at least 20 sent, hard bounces
+ * above 5 % or complaints above 0.3 % (or 2 complaints) suspend it. Its figures are the daily counters of
+ * the inbox's slots hash: `sent:<day>` (lua/message/finishDelivery), `bounced:<day>`
+ * (lua/message/recordBounce, and finishDelivery for a recipient refused at RCPT) and `complained:<day>`
+ * (lua/message/recordComplaint). Judged after each bounce or complaint; suspension is idempotent.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { parisDay } from '../src/texts.js';
+import { suspendInbox } from './inbox.js';
+
+export const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface BreakerFigures {
+  sent_7d: number;
+  bounced_7d: number;
+  complaints_7d: number;
+  bounce_rate: number;
+  complaint_rate: number;
+}
+
+/** The last 7 Paris days' figures of an inbox, today included. */
+export async function breakerFigures(rt: Runtime, spaceId: string, inboxId: string): Promise<BreakerFigures> {
+  const now = rt.clock.now();
+  const days = [...new Set(Array.from({ length: BREAKER.window_days }, (_, i) => parisDay(now - i * DAY_MS)))];
+  const fields = days.flatMap((day) => [`sent:${day}`, `bounced:${day}`, `complained:${day}`]);
+  const values = (await rt.redis.hmget(spaceKeys(spaceId).inboxSlots(inboxId), ...fields)).map((v) => Number(v ?? 0));
+  const sum = (offset: number) => values.filter((_, i) => i % 3 === offset).reduce((a, b) => a + b, 0);
+  const sent = sum(0);
+  const bounced = sum(1);
+  const complaints = sum(2);
+  return {
+    sent_7d: sent,
+    bounced_7d: bounced,
+    complaints_7d: complaints,
+    bounce_rate: sent ? bounced / sent : 0,
+    complaint_rate: sent ? complaints / sent : 0,
+  };
+}
+
+const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} %`;
+
+/** The French reason to suspend, or null while the figures are within bounds. */
+export function tripReason(f: BreakerFigures): string | null {
+  if (f.sent_7d < BREAKER.min_sent) return null;
+  if (f.bounce_rate > BREAKER.bounce_rate_limit) {
+    return `${f.bounced_7d} rebonds définitifs sur ${f.sent_7d} envois en 7 jours (${percent(f.bounce_rate)}, seuil 5 %) : nettoyez la liste de destinataires.`;
+  }
+  if (f.complaint_rate > BREAKER.complaint_rate_limit || f.complaints_7d >= BREAKER.complaint_count_limit) {
+    return `${f.complaints_7d} plainte${f.complaints_7d > 1 ? 's' : ''} pour spam sur ${f.sent_7d} envois en 7 jours (${percent(f.complaint_rate)}, seuil 0,3 %) : n'écrivez qu'à des personnes qui vous attendent.`;
+  }
+  return null;
+}
+
+/** Judges an inbox after a bounce or a complaint; true when this call suspended it. */
+export async function judgeInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<boolean> {
+  const reason = tripReason(await breakerFigures(rt, spaceId, inboxId));
+  return reason !== null && (await suspendInbox(rt, spaceId, inboxId, reason));
+}

@@ -1,0 +1,125 @@
+/**
+ * Drafts: messages held for a human's approval (send_email or reply_to_thread with requires_approval,
+ * or a space that imposes it). They are read (list_drafts), corrected (update_draft: a new revision) and
+ * approved (approve_message: the revision read, then a departure slot as any new message). Cancelling
+ * is in actors/waiting.ts.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { MailboxError } from '../src/errors.js';
+import { wakeInbox } from '../src/queues.js';
+import { visibleInbox, type InboxView } from './inbox.js';
+import { lineArgs, prepareLine } from './journal.js';
+import {
+  departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures, type MessageView, type StoredMessage,
+} from './message.js';
+import { actorOf, type Access } from './space.js';
+import { messageRefs, untilFresh, type Stale } from './waiting.js';
+
+/** What update_draft may change; `html: ''` removes the HTML version. */
+export interface DraftChanges {
+  subject?: string;
+  text?: string;
+  html?: string;
+}
+
+/** Writes the fields that differ from the draft as it is; nothing differs: nothing written, same revision. */
+export async function updateDraft(rt: Runtime, access: Access, messageId: string, changes: DraftChanges): Promise<StoredMessage> {
+  const keys = spaceKeys(access.space.id);
+  const first = await visibleMessage(rt, access, messageId);
+  const reply = await untilFresh(rt, access.space.id, first, async (m): Promise<{ message: StoredMessage } | Stale> => {
+    if (m.status !== 'draft') throw new MailboxError('not_draft');
+    const changed = Object.fromEntries(Object.entries(changes).filter(([field, value]) => value !== undefined && m[field as keyof DraftChanges] !== value));
+    if (!Object.keys(changed).length) return { message: m };
+    // The line says what changed, never the text itself: the draft shows it.
+    const line = prepareLine(rt, 'draft.updated', actorOf(access), messageRefs(m), {
+      subject: changed.subject ?? m.subject,
+      changed: Object.keys(changed),
+      html_removed: changed.html === '',
+      revision: String(Number(m.revision) + 1),
+    });
+    return rt.scripts.run(
+      'message/updateDraft',
+      [keys.message(m.id), keys.thread(m.thread_id), keys.threadMessages(m.thread_id), keys.journal, keys.journalIndex],
+      [m.revision, JSON.stringify(changed), ...lineArgs(line)],
+    );
+  });
+  return reply.message;
+}
+
+export interface Approval {
+  message: MessageView;
+  estimated_send_at: string;
+  inbox: InboxView;
+}
+
+/**
+ * Draft -> queued, for the revision the approver read. Everything a send judges from the state of the
+ * inbox, its domain, the plan and the suppression list is judged again: it may have changed since.
+ */
+export async function approveMessage(rt: Runtime, access: Access, messageId: string, revision: string): Promise<Approval> {
+  const space = access.space;
+  const keys = spaceKeys(space.id);
+  const draft = await visibleMessage(rt, access, messageId);
+  // Before the inbox is read: the draft of a deleted inbox was cancelled, and is `not_draft`, not `not_found`.
+  if (draft.status !== 'draft') throw new MailboxError('not_draft');
+  // The event below is built from this read: it must be the revision approved (the script checks it is still current).
+  if (draft.revision !== revision) throw new MailboxError('revision_mismatch', { revision: draft.revision });
+  const facts = await sendingFacts(rt, access, draft.inbox_id, draft.to);
+  const test = draft.test === '1';
+  if (facts.dead && !test) throw new MailboxError('recipient_suppressed', { reason: 'adresse morte' });
+  const inbox = facts.inbox;
+  const earliest = Math.max(rt.clock.now(), draft.send_after ? Date.parse(draft.send_after) : 0);
+  const request = {
+    revision,
+    third_party: draft.to !== space.human_email && !facts.ownInbox,
+    to_domain: `@${draft.to.split('@')[1]}`,
+    // The thread's correspondent may have written since the draft: the script picks the plan that applies.
+    ...departurePlan(rt, space.plan, inbox, earliest, true),
+  };
+  const line = prepareLine(rt, 'draft.approved', actorOf(access), messageRefs(draft), { to: draft.to, subject: draft.subject, revision });
+  const event = messageEvent(rt, space.id, 'mail.message.queued', draft);
+  const reply = await rt.scripts.run<{ slot: number; wake: boolean; message: StoredMessage; inbox: InboxFigures }>(
+    'message/approveMessage',
+    [
+      keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.message(draft.id), keys.thread(draft.thread_id), keys.drafts,
+      keys.inboxDrafts(inbox.id), keys.queue, keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id), keys.suppressions, keys.events,
+      keys.journal, keys.journalIndex,
+    ],
+    [JSON.stringify(request), ...lineArgs(line), event],
+  );
+  if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);
+  return {
+    message: messageView(reply.message),
+    estimated_send_at: iso(reply.slot),
+    inbox: figuresView(rt, space.plan, inbox, reply.inbox),
+  };
+}
+
+export interface DraftPage {
+  items: StoredMessage[];
+  /** The last id of the page when older drafts remain. */
+  next: string | null;
+}
+
+/**
+ * Drafts newest first (ids are time-ordered: a page is a lexicographic range below the last id seen).
+ * One inbox's set, the space's, or for a key restricted to inboxes the merge of its inboxes' sets.
+ */
+export async function listDrafts(rt: Runtime, access: Access, inboxId: string | null, before: string | null, limit: number): Promise<DraftPage> {
+  const keys = spaceKeys(access.space.id);
+  if (inboxId) await visibleInbox(rt, access, inboxId, { live: false });
+  const own = access.key.inbox_ids;
+  const sets = inboxId ? [keys.inboxDrafts(inboxId)] : own ? own.map((id) => keys.inboxDrafts(id)) : [keys.drafts];
+  const max = before ? `(${before}` : '+';
+  const pages = await Promise.all(sets.map((set) => rt.redis.zrevrangebylex(set, max, '-', 'LIMIT', 0, limit + 1)));
+  const ids = pages.flat().sort().reverse().slice(0, limit + 1);
+  const page = ids.slice(0, limit);
+  if (!page.length) return { items: [], next: null };
+  const pipeline = rt.redis.pipeline();
+  for (const id of page) pipeline.hgetall(keys.message(id));
+  // A draft approved or cancelled between the two reads is left out of this page.
+  const items = ((await pipeline.exec()) ?? []).map(([, fields]) => fields as StoredMessage).filter((m) => m.status === 'draft');
+  return { items, next: ids.length > limit ? page[page.length - 1]! : null };
+}

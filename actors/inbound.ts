@@ -1,0 +1,191 @@
+/**
+ * Inbound mail: a message received over SMTP for an inbox becomes a stored message in a thread, with
+ * its event, in one script (lua/message/receiveInbound). Threading: the Message-IDs it cites
+ * (In-Reply-To, then References from the newest) against ours and the ones received before; else the
+ * same subject within the same correspondent of that inbox; else a new thread.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { idPattern } from '../src/ids.js';
+import { replyText, subjectKey } from '../src/smtp/content.js';
+import { prepareEvent } from './events.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
+import type { StoredMessage } from './message.js';
+import type { StoredThread } from './thread.js';
+
+/** A received message as the SMTP side parsed it. */
+export interface InboundMail {
+  from: string;
+  from_name: string;
+  reply_to: string;
+  subject: string;
+  /** The text part, or the text version of an HTML-only message. */
+  text: string;
+  html: string;
+  /** Message-ID header with its angle brackets, '' when the sender gave none. */
+  message_id_header: string;
+  in_reply_to: string;
+  references: string[];
+  automatic: boolean;
+  /** SPF, DKIM, DMARC and ARC verdicts (src/smtp/parse.ts), kept as JSON on the message. */
+  auth_results: Record<string, unknown>;
+  attachments: { filename: string | null; content_type: string; size: number }[];
+}
+
+export interface Received {
+  message_id: string;
+  thread_id: string;
+  /** The same message (same Message-ID) was already stored for this inbox: nothing new was written. */
+  duplicate: boolean;
+  event: 'mail.message.received' | 'mail.thread.replied' | null;
+}
+
+/** Webhook payloads carry the text up to this size (decisions.md 9). */
+const EVENT_TEXT_MAX = 256 * 1024;
+/** How many cited Message-IDs are looked at: the newest ones decide, a huge References list does not. */
+const CITED_MAX = 20;
+const OWN_MESSAGE_ID = new RegExp(`^<(${idPattern('message').slice(1, -1)})@[^>\\s]+>$`);
+
+interface Found {
+  threadId: string;
+  /** Our outbound message the mail answers, when it cites one. */
+  answered: string | null;
+}
+
+/** The thread a message belongs to, from the Message-IDs it cites, then its subject within the correspondent. */
+async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: InboundMail): Promise<Found | null> {
+  const keys = spaceKeys(spaceId);
+  const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))].slice(0, CITED_MAX);
+  for (const header of cited) {
+    const own = OWN_MESSAGE_ID.exec(header);
+    if (own) {
+      const [inbox, thread, stored] = await rt.redis.hmget(keys.message(own[1]!), 'inbox_id', 'thread_id', 'message_id_header');
+      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answered: own[1]! };
+      continue;
+    }
+    const seen = await rt.redis.hget(keys.messageIds, `${inboxId} ${header}`);
+    if (seen) return { threadId: seen.split(' ')[1]!, answered: null };
+  }
+  const wanted = subjectKey(mail.subject);
+  if (!wanted) return null;
+  const [opened, written] = await Promise.all([rt.redis.hget(keys.inboxContacts(inboxId), mail.from), rt.redis.hget(keys.inboxRecipients(inboxId), mail.from)]);
+  for (const candidate of [written?.split(' ')[0], opened]) {
+    if (!candidate) continue;
+    const [subject, contact] = await rt.redis.hmget(keys.thread(candidate), 'subject', 'contact');
+    if (contact === mail.from && typeof subject === 'string' && subjectKey(subject) === wanted) return { threadId: candidate, answered: null };
+  }
+  return null;
+}
+
+/** The outbound message a reply answers: the one it cites, else the thread's latest outbound one. */
+async function answeredMessage(rt: Runtime, spaceId: string, threadId: string, cited: string | null) {
+  const keys = spaceKeys(spaceId);
+  const ids = cited ? [cited] : (await rt.redis.zrevrange(keys.threadMessages(threadId), 0, 9));
+  for (const id of ids) {
+    const [direction, subject, sentAt, metadata] = await rt.redis.hmget(keys.message(id), 'direction', 'subject', 'sent_at', 'metadata');
+    if (direction === 'outbound') return { message_id: id, subject, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+  }
+  return null;
+}
+
+/** Stores a message received for an inbox (its address claim was `active` at RCPT). */
+export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail): Promise<Received> {
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  const nowIso = iso(now);
+  const found = await findThread(rt, spaceId, inbox.id, mail);
+  const messageId = rt.ids.next('message');
+  const threadId = found?.threadId ?? rt.ids.next('thread');
+  const replied = found !== null && !mail.automatic;
+  const type = replied ? 'mail.thread.replied' : 'mail.message.received';
+  const message: Partial<StoredMessage> & { auth_results: string; attachments: string } = {
+    id: messageId,
+    thread_id: threadId,
+    inbox_id: inbox.id,
+    direction: 'inbound',
+    from: mail.from,
+    from_name: mail.from_name,
+    to: inbox.address,
+    to_name: '',
+    reply_to: mail.reply_to && mail.reply_to !== mail.from ? mail.reply_to : '',
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    metadata: '',
+    auto_reply: mail.automatic ? '1' : '0',
+    status: 'received',
+    status_code: '',
+    revision: '1',
+    created_at: nowIso,
+    sent_at: '',
+    received_at: nowIso,
+    key_id: '',
+    message_id_header: mail.message_id_header,
+    in_reply_to: mail.in_reply_to,
+    references: JSON.stringify(mail.references),
+    auth_results: JSON.stringify(mail.auth_results),
+    attachments: JSON.stringify(mail.attachments),
+  };
+  const thread: Partial<StoredThread> = {
+    id: threadId,
+    inbox_id: inbox.id,
+    subject: mail.subject,
+    contact: mail.from,
+    contact_name: mail.from_name,
+    labels: '[]',
+    archived: '0',
+    unread: '0',
+    message_count: '0',
+    last_message_at: nowIso,
+    last_direction: 'inbound',
+    campaign_id: '',
+    created_at: nowIso,
+    correspondent_wrote: '0',
+  };
+  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId };
+  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact: mail.from }, {
+    from: mail.from,
+    subject: mail.subject,
+    auto_reply: mail.automatic,
+  });
+  const answered = replied ? await answeredMessage(rt, spaceId, threadId, found.answered) : null;
+  const event = prepareEvent(rt, spaceId, type, { person: { email: mail.from, name: mail.from_name || null }, refs }, {
+    message_id: messageId,
+    thread_id: threadId,
+    inbox_id: inbox.id,
+    from: mail.from,
+    from_name: mail.from_name || null,
+    to: inbox.address,
+    subject: mail.subject,
+    text: mail.text.slice(0, EVENT_TEXT_MAX),
+    reply_text: replyText(mail.text).slice(0, EVENT_TEXT_MAX),
+    has_html: Boolean(mail.html),
+    auto_reply: mail.automatic,
+    received_at: nowIso,
+    authentication: mail.auth_results,
+    attachments: mail.attachments,
+    answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
+    metadata: answered?.metadata ?? null,
+  });
+  const request = {
+    now,
+    now_iso: nowIso,
+    message_id: messageId,
+    thread_id: threadId,
+    new_thread: found === null,
+    automatic: mail.automatic,
+    dedupe: mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '',
+    contact: mail.from,
+  };
+  const reply = await rt.scripts.run<{ stored?: boolean; duplicate?: boolean; message_id?: string; thread_id?: string }>(
+    'message/receiveInbound',
+    [
+      keys.inbox(inbox.id), keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId),
+      keys.threads, keys.messageIds, keys.inboxContacts(inbox.id), keys.events, keys.journal, keys.journalIndex,
+    ],
+    [JSON.stringify(request), JSON.stringify(message), JSON.stringify(thread), ...lineArgs(line), event],
+  );
+  if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
+  return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };
+}

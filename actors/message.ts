@@ -1,0 +1,388 @@
+/**
+ * Messages: outbound ones created here (send_email, reply_to_thread), queued for a departure slot or
+ * held as drafts; inbound ones arrive over SMTP. A message is a hash under the space tag; the queue
+ * decision is lua/message/createOutbound, one atomic script.
+ */
+import { createHash } from 'node:crypto';
+import type { Runtime } from '../src/runtime.js';
+import { globalKeys, spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { planOf } from '../src/config.js';
+import { MailboxError } from '../src/errors.js';
+import { plannedIntervals } from '../src/sending/plan.js';
+import { nextParisMidnight, parisDay } from '../src/texts.js';
+import { wakeInbox } from '../src/queues.js';
+import { readClaim } from './claims.js';
+import { deadAddress } from './dead-addresses.js';
+import { prepareEvent } from './events.js';
+import { inboxView, liveInboxView, readInbox, type InboxView, type StoredInbox } from './inbox.js';
+import { lineArgs, prepareLine } from './journal.js';
+import { actorOf, type Access } from './space.js';
+import { threadView, type StoredThread, type ThreadView } from './thread.js';
+import type { AddressClaim } from './claims.js';
+import { readMessage } from './waiting.js';
+
+export type MessageStatus = 'draft' | 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'rejected' | 'cancelled' | 'received';
+
+/** The message hash, as stored (strings; '' for none). */
+export interface StoredMessage {
+  id: string;
+  thread_id: string;
+  inbox_id: string;
+  direction: 'outbound' | 'inbound';
+  from: string;
+  from_name: string;
+  to: string;
+  to_name: string;
+  reply_to: string;
+  subject: string;
+  text: string;
+  html: string;
+  metadata: string;
+  auto_reply: '0' | '1';
+  status: MessageStatus;
+  status_code: string;
+  revision: string;
+  created_at: string;
+  sent_at: string;
+  received_at: string;
+  send_after: string;
+  slot: string;
+  any_time: '0' | '1';
+  test: '0' | '1';
+  key_id: string;
+  message_id_header: string;
+  in_reply_to: string;
+  references: string;
+  attempts: string;
+  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts and attachment metadata, JSON. */
+  auth_results?: string;
+  attachments?: string;
+}
+
+/** The message object of interface.md part 2, plus the send's metadata as given. */
+export interface MessageView {
+  id: string;
+  thread_id: string;
+  inbox_id: string;
+  direction: 'outbound' | 'inbound';
+  from: string;
+  to: string;
+  reply_to: string | null;
+  subject: string;
+  text: string;
+  has_html: boolean;
+  auto_reply: boolean;
+  status: MessageStatus;
+  status_code: string | null;
+  revision: string;
+  created_at: string;
+  sent_at: string | null;
+  received_at: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export function messageView(message: StoredMessage): MessageView {
+  return {
+    id: message.id,
+    thread_id: message.thread_id,
+    inbox_id: message.inbox_id,
+    direction: message.direction,
+    from: message.from,
+    to: message.to,
+    reply_to: message.reply_to || null,
+    subject: message.subject,
+    text: message.text,
+    has_html: Boolean(message.html),
+    auto_reply: message.auto_reply === '1',
+    status: message.status,
+    status_code: message.status_code || null,
+    revision: message.revision,
+    created_at: message.created_at,
+    sent_at: message.sent_at || null,
+    received_at: message.received_at || null,
+    metadata: message.metadata ? (JSON.parse(message.metadata) as Record<string, unknown>) : null,
+  };
+}
+
+/** What the caller asked, once validated (tools/send_email.ts, tools/reply_to_thread.ts). */
+export interface OutboundSpec {
+  inbox: StoredInbox;
+  /** The thread answered; absent for a first message. */
+  thread: StoredThread | null;
+  to: string;
+  to_name: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+  reply_to: string | null;
+  metadata: Record<string, unknown> | null;
+  requires_approval: boolean;
+  test: boolean;
+  send_after: number | null;
+  idempotency_key: string | null;
+  /** Hash of every parameter but the idempotency key (decisions.md 4: "same content"). */
+  content_hash: string;
+  dry_run: boolean;
+}
+
+export interface OutboundResult {
+  status: 'queued' | 'draft';
+  estimated_send_at: string | null;
+  replayed: boolean;
+  message: MessageView | null;
+  thread: ThreadView | null;
+  inbox: InboxView;
+}
+
+export const DUPLICATE_WINDOW_MS = 30 * 24 * 3600 * 1000;
+export const IDEMPOTENCY_TTL_MS = 7 * 24 * 3600 * 1000;
+/** The loop guard (decisions.md 9): at most 3 messages out of a thread in 24 h without an answer. */
+export const LOOP_MAX = 3;
+export const LOOP_WINDOW_MS = 24 * 3600 * 1000;
+/** drafts + queued of an inbox may not reach this many times its maximum daily quota. */
+export const QUEUE_FACTOR = 10;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Reads an inbox the caller may use to send, with the recipient's platform and ownership facts. */
+export async function sendingFacts(rt: Runtime, access: Access, inboxId: string, to: string) {
+  const own = access.key.inbox_ids;
+  if (own && !own.includes(inboxId)) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
+  const [inbox, dead, claim] = await Promise.all([
+    readInbox(rt, access.space.id, inboxId),
+    deadAddress(rt, to),
+    readClaim<AddressClaim>(rt, globalKeys.address(to)),
+  ]);
+  if (!inbox || inbox.status === 'deleted') throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
+  const ownInbox = claim?.value.space_id === access.space.id && claim.value.state === 'active';
+  return { inbox, dead: dead !== null, ownInbox };
+}
+
+export async function createOutbound(rt: Runtime, access: Access, spec: OutboundSpec, facts: { dead: boolean; ownInbox: boolean }): Promise<OutboundResult> {
+  const space = access.space;
+  const keys = spaceKeys(space.id);
+  const now = rt.clock.now();
+  const inbox = spec.inbox;
+  const human = spec.to === space.human_email;
+  if (spec.test && !human && !facts.ownInbox) throw new MailboxError('test_recipient_not_allowed');
+  if (facts.dead && !spec.test) throw new MailboxError('recipient_suppressed', { reason: 'adresse morte' });
+  const draft = spec.requires_approval || space.approval_required;
+  const dailyMax = planOf(rt.config, space.plan).daily_max;
+  const earliest = Math.max(now, spec.send_after ?? 0);
+  const mode = spec.thread ? 'reply' : 'first';
+  const messageId = rt.ids.next('message');
+  const threadId = spec.thread?.id ?? rt.ids.next('thread');
+  const day = parisDay(now);
+  const nowIso = iso(now);
+  const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
+
+  const message: Partial<StoredMessage> = {
+    id: messageId,
+    thread_id: threadId,
+    inbox_id: inbox.id,
+    direction: 'outbound',
+    from: inbox.address,
+    from_name: inbox.display_name,
+    to: spec.to,
+    to_name: spec.to_name ?? '',
+    reply_to: spec.reply_to ?? '',
+    subject: spec.subject,
+    text: spec.text,
+    html: spec.html ?? '',
+    metadata: spec.metadata ? JSON.stringify(spec.metadata) : '',
+    auto_reply: '0',
+    status_code: '',
+    created_at: nowIso,
+    sent_at: '',
+    received_at: '',
+    send_after: spec.send_after ? iso(spec.send_after) : '',
+    test: spec.test ? '1' : '0',
+    key_id: access.key.id,
+    message_id_header: `<${messageId}@${inbox.domain}>`,
+    in_reply_to: references[references.length - 1] ?? '',
+    references: JSON.stringify(references),
+    attempts: '0',
+  };
+  const thread: Partial<StoredThread> = spec.thread
+    ? {}
+    : {
+        id: threadId,
+        inbox_id: inbox.id,
+        subject: spec.subject,
+        contact: spec.to,
+        contact_name: spec.to_name ?? '',
+        labels: '[]',
+        archived: '0',
+        unread: '0',
+        message_count: '0',
+        last_message_at: nowIso,
+        last_direction: 'outbound',
+        campaign_id: '',
+        created_at: nowIso,
+        correspondent_wrote: '0',
+      };
+  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
+  const kind = draft ? 'draft.created' : 'message.queued';
+  const line = prepareLine(rt, kind, actorOf(access), refs, { to: spec.to, subject: spec.subject, test: spec.test, reply: mode === 'reply' });
+  const event = messageEvent(rt, space.id, draft ? 'mail.draft.created' : 'mail.message.queued', message as StoredMessage);
+  const request = {
+    now,
+    now_iso: nowIso,
+    mode,
+    message_id: messageId,
+    thread_id: threadId,
+    key_id: access.key.id,
+    key_cap: access.key.daily_cap ?? 0,
+    to: spec.to,
+    to_domain: `@${spec.to.split('@')[1]}`,
+    third_party: !human && !facts.ownInbox,
+    test: spec.test,
+    draft,
+    idem_hash: spec.idempotency_key ? spec.content_hash : '',
+    idem_ttl_ms: IDEMPOTENCY_TTL_MS,
+    duplicate_ms: DUPLICATE_WINDOW_MS,
+    queue_cap: QUEUE_FACTOR * dailyMax,
+    ...departurePlan(rt, space.plan, inbox, earliest, mode === 'reply'),
+    next_day_ms: nextParisMidnight(now),
+    loop_max: LOOP_MAX,
+    loop_window_ms: LOOP_WINDOW_MS,
+    dry_run: spec.dry_run,
+  };
+  const idemKey = keys.idempotency(sha256(spec.idempotency_key ?? '-'));
+  const reply = await rt.scripts.run<{
+    status: 'queued' | 'draft';
+    slot: number | null;
+    wake?: boolean;
+    replayed?: boolean;
+    message_id?: string;
+    dry_run?: boolean;
+    inbox?: InboxFigures;
+    thread?: StoredThread;
+  }>(
+    'message/createOutbound',
+    [
+      keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id),
+      keys.inboxRecipients(inbox.id), keys.queue, keys.drafts, keys.inboxDrafts(inbox.id), keys.keySentOn(day), idemKey,
+      keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId), keys.threads,
+      keys.suppressions, keys.events, keys.journal, keys.journalIndex,
+    ],
+    [JSON.stringify(request), JSON.stringify(message), JSON.stringify(thread), ...lineArgs(line), event],
+  );
+  if (reply.replayed) return replay(rt, access, reply.message_id!);
+  const slot = reply.slot ?? null;
+  if (reply.dry_run) {
+    return { status: reply.status, estimated_send_at: slot ? iso(slot) : null, replayed: false, message: null, thread: null, inbox: await liveInboxView(rt, space.plan, space.id, inbox) };
+  }
+  if (reply.wake && slot !== null) await wakeInbox(rt, space.id, inbox.id, slot);
+  const stored = { ...message, status: reply.status, revision: '1', slot: slot ? String(slot) : '' } as StoredMessage;
+  return {
+    status: reply.status,
+    estimated_send_at: slot ? iso(slot) : null,
+    replayed: false,
+    message: messageView(stored),
+    thread: threadView(reply.thread!),
+    inbox: figuresView(rt, space.plan, inbox, reply.inbox!),
+  };
+}
+
+export const spacingMs = (rt: Runtime): number => Math.round(rt.config.spacingSeconds * 1000 * (1 + Math.random() * 0.5));
+
+/**
+ * What the slot search needs (lua/includes/reserveSlot.lua): the window's open intervals with each
+ * day's warm-up quota from `earliest`, the same for a reply that may leave at any hour when `reply`,
+ * and this departure's spacing with its jitter drawn now (decisions.md 4).
+ */
+export function departurePlan(rt: Runtime, plan: string, inbox: StoredInbox, earliest: number, reply: boolean) {
+  const dailyMax = planOf(rt.config, plan).daily_max;
+  const createdAt = Date.parse(inbox.created_at);
+  return {
+    today: parisDay(rt.clock.now()),
+    // Enough days for a full queue on top of today's departures (sent ones hold their day's quota).
+    intervals: plannedIntervals(rt.config, createdAt, dailyMax, earliest, false, (QUEUE_FACTOR + 1) * dailyMax),
+    reply_intervals: reply ? plannedIntervals(rt.config, createdAt, dailyMax, earliest, true, (QUEUE_FACTOR + 1) * dailyMax) : [],
+    spacing_ms: spacingMs(rt),
+    earliest,
+  };
+}
+
+/** An inbox's counters and next departure as a script read them after its change (lua/includes/inboxFigures.lua). */
+export interface InboxFigures {
+  drafts: number;
+  queued: number;
+  /** ms; 0 when nothing waits. */
+  next: number;
+  /** Departures of the Paris day. */
+  sent: number;
+}
+
+export function figuresView(rt: Runtime, plan: string, inbox: StoredInbox, figures: InboxFigures): InboxView {
+  return inboxView(rt.config, plan, { ...inbox, drafts: String(figures.drafts), queued: String(figures.queued) }, rt.clock.now(), {
+    next: figures.next || null,
+    sentToday: figures.sent,
+  });
+}
+
+/** Webhook payloads carry the text up to this size (decisions.md 9), so receivers need no second call. */
+const EVENT_TEXT_MAX = 256 * 1024;
+
+/** The event of a message entering the queue or the drafts, with the send's metadata as given. */
+export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.queued' | 'mail.draft.created', m: StoredMessage): string {
+  return prepareEvent(
+    rt,
+    spaceId,
+    type,
+    { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
+    {
+      message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id, from: m.from, to: m.to, subject: m.subject,
+      text: m.text.slice(0, EVENT_TEXT_MAX), test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,
+    },
+  );
+}
+
+async function threadReferences(rt: Runtime, spaceId: string, threadId: string): Promise<string[]> {
+  const keys = spaceKeys(spaceId);
+  const ids = await rt.redis.zrange(keys.threadMessages(threadId), '-20', '-1');
+  if (!ids.length) return [];
+  const pipeline = rt.redis.pipeline();
+  for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');
+  return ((await pipeline.exec()) ?? []).map(([, value]) => value as string).filter(Boolean);
+}
+
+export { readMessage };
+
+/** A message the calling key may see; others are `not_found`. */
+export async function visibleMessage(rt: Runtime, access: Access, messageId: string): Promise<StoredMessage> {
+  const message = await readMessage(rt, access.space.id, messageId);
+  const own = access.key.inbox_ids;
+  if (!message || (own && !own.includes(message.inbox_id))) {
+    throw new MailboxError('not_found', null, { reason: "Ce message n'existe pas pour cette clé." });
+  }
+  return message;
+}
+
+/** The answer of a retried send: the message the idempotency key first created, as it is now. */
+async function replay(rt: Runtime, access: Access, messageId: string): Promise<OutboundResult> {
+  const message = await readMessage(rt, access.space.id, messageId);
+  if (!message) throw new MailboxError('internal');
+  const keys = spaceKeys(access.space.id);
+  const [thread, inbox] = await Promise.all([
+    rt.redis.hgetall(keys.thread(message.thread_id)) as Promise<unknown> as Promise<StoredThread>,
+    readInbox(rt, access.space.id, message.inbox_id),
+  ]);
+  const slot = Number(message.slot || 0);
+  return {
+    status: message.status === 'draft' ? 'draft' : 'queued',
+    estimated_send_at: message.status === 'queued' && slot ? iso(slot) : null,
+    replayed: true,
+    message: messageView(message),
+    thread: threadView(thread),
+    inbox: await liveInboxView(rt, access.space.plan, access.space.id, inbox!),
+  };
+}
+
+export const contentHash = (input: Record<string, unknown>): string => {
+  const { idempotency_key: _ignored, ...rest } = input;
+  const canonical = JSON.stringify(Object.keys(rest).sort().map((key) => [key, rest[key]]));
+  return sha256(canonical);
+};

@@ -1,0 +1,113 @@
+/**
+ * What bounces and complaints do to a space (decisions.md 4): a DSN marks the outbound message
+ * `bounced` with its stable code; a hard bounce of an address that does not exist puts the address on
+ * the platform's dead addresses and the space's suppressions; a complaint suppresses the address
+ * (reason complaint, `mail.contact.complained`). Each is counted for the circuit breaker, then judged.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import type { DeliveryCode } from '../src/delivery/codes.js';
+import { parisDay } from '../src/texts.js';
+import { judgeInbox } from './breaker.js';
+import { markDeadAddress } from './dead-addresses.js';
+import { prepareEvent } from './events.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
+import type { SuppressionEntry, SuppressionReason } from './suppression.js';
+
+/** Codes that say the address itself is gone (not this message, not a policy): dead for every space. */
+const DEAD_CODES: readonly DeliveryCode[] = ['recipient_unknown'];
+
+interface Target {
+  to: string;
+  to_name: string;
+  inbox_id: string;
+  thread_id: string;
+  metadata: unknown;
+}
+
+async function outboundTarget(rt: Runtime, spaceId: string, messageId: string): Promise<Target | null> {
+  const [direction, to, toName, inboxId, threadId, metadata] = await rt.redis.hmget(
+    spaceKeys(spaceId).message(messageId), 'direction', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata',
+  );
+  if (direction !== 'outbound' || !to || !inboxId || !threadId) return null;
+  return { to, to_name: toName ?? '', inbox_id: inboxId, thread_id: threadId, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+}
+
+/** Adds a suppression written by the service (a bounce or a complaint), with its journal line and event. */
+async function suppress(rt: Runtime, spaceId: string, messageId: string, target: Target, reason: SuppressionReason, event: string): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  const value = target.to.toLowerCase();
+  const entry: SuppressionEntry = { id: rt.ids.next('suppression'), value, kind: 'address', reason, scope: 'space', source: messageId, created_at: iso(rt.clock.now()) };
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, contact: value };
+  const line = prepareLine(rt, reason === 'complaint' ? 'contact.complained' : 'contact.bounced', SERVICE_ACTOR, refs, { address: value });
+  await rt.scripts.run(
+    'suppression/addSuppression',
+    [keys.space, keys.suppressions, keys.suppressionIndex, keys.events, keys.journal, keys.journalIndex],
+    [value, JSON.stringify(entry), ...lineArgs(line), event],
+  );
+}
+
+export interface Bounce {
+  status: string;
+  code: DeliveryCode;
+  hard: boolean;
+  diagnostic: string | null;
+}
+
+/**
+ * A DSN for one of our messages (named by its VERP address). False when the message is unknown or
+ * not outbound. A hard bounce of a dead address also suppresses it here and everywhere.
+ */
+export async function recordBounce(rt: Runtime, spaceId: string, messageId: string, bounce: Bounce): Promise<boolean> {
+  const target = await outboundTarget(rt, spaceId, messageId);
+  if (!target) return false;
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId };
+  const person = { email: target.to, name: target.to_name || null };
+  const line = prepareLine(rt, 'message.bounced', SERVICE_ACTOR, { ...refs, contact: target.to }, { to: target.to, status_code: bounce.code, status: bounce.status });
+  const event = prepareEvent(rt, spaceId, 'mail.message.bounced', { person, refs }, {
+    message_id: messageId, thread_id: target.thread_id, inbox_id: target.inbox_id, to: target.to, status_code: bounce.code,
+    status: bounce.status, hard: bounce.hard, diagnostic: bounce.diagnostic?.slice(0, 500) ?? null, metadata: target.metadata,
+  });
+  const reply = await rt.scripts.run<{ changed: boolean }>(
+    'message/recordBounce',
+    [keys.message(messageId), keys.inboxSlots(target.inbox_id), keys.events, keys.journal, keys.journalIndex],
+    [bounce.code, bounce.hard ? '1' : '0', parisDay(now), ...lineArgs(line), event],
+  );
+  if (!reply.changed || !bounce.hard) return true;
+  await afterHardBounce(rt, spaceId, messageId, bounce.code);
+  return true;
+}
+
+/**
+ * What follows a hard bounce, whether a DSN reported it or the recipient's server refused at RCPT
+ * (src/workers/send.ts, which counted it already): a dead address is marked for every space and
+ * suppressed in this one, then the inbox is judged.
+ */
+export async function afterHardBounce(rt: Runtime, spaceId: string, messageId: string, code: DeliveryCode): Promise<void> {
+  const found = await outboundTarget(rt, spaceId, messageId);
+  if (!found) return;
+  if (DEAD_CODES.includes(code)) {
+    await markDeadAddress(rt, found.to.toLowerCase(), { status_code: code, space_id: spaceId, message_id: messageId, at: iso(rt.clock.now()) });
+    await suppress(rt, spaceId, messageId, found, 'bounce', '');
+  }
+  await judgeInbox(rt, spaceId, found.inbox_id);
+}
+
+/** A complaint (ARF) about one of our messages: counted once, the address suppressed, the inbox judged. */
+export async function recordComplaint(rt: Runtime, spaceId: string, messageId: string, feedbackType: string): Promise<boolean> {
+  const target = await outboundTarget(rt, spaceId, messageId);
+  if (!target) return false;
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  await rt.scripts.run('message/recordComplaint', [keys.message(messageId), keys.inboxSlots(target.inbox_id)], [parisDay(now), iso(now)]);
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId };
+  const event = prepareEvent(rt, spaceId, 'mail.contact.complained', { person: { email: target.to, name: target.to_name || null }, refs }, {
+    address: target.to.toLowerCase(), reason: 'complaint', feedback_type: feedbackType, metadata: target.metadata,
+  });
+  await suppress(rt, spaceId, messageId, target, 'complaint', event);
+  await judgeInbox(rt, spaceId, target.inbox_id);
+  return true;
+}

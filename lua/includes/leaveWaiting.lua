@@ -1,0 +1,17 @@
+-- Takes a draft or a queued message out of where it waits, keeping its inbox's counters in step: a
+-- draft leaves the space's and the inbox's draft sets (`drafts` - 1); a queued message leaves both
+-- queues (`queued` - 1) and gives back the unit of its Paris day reserved in the inbox's slots, so that
+-- day can take another departure (`day` '': nothing to give back, a delivery attempt already used it).
+-- `lists` = { drafts, inboxDrafts, queue, inboxQueue, slots, inbox }.
+local function leaveWaiting(lists, id, status, day)
+  if status == 'draft' then
+    redis.call('ZREM', lists.drafts, id)
+    redis.call('ZREM', lists.inboxDrafts, id)
+    redis.call('HINCRBY', lists.inbox, 'drafts', -1)
+  else
+    redis.call('ZREM', lists.queue, id)
+    redis.call('ZREM', lists.inboxQueue, id)
+    if day ~= '' then redis.call('HINCRBY', lists.slots, day, -1) end
+    redis.call('HINCRBY', lists.inbox, 'queued', -1)
+  end
+end

@@ -1,0 +1,49 @@
+--[[
+  Cancels a draft or a queued message (cancel_message, and delete_inbox for each message of the inbox):
+  it leaves where it waited, its inbox's counter goes down, a queued message never tried gives back the
+  unit of its day reserved in the inbox's slots (one put back after a failed attempt used it). It no
+  longer counts in the thread's loop guard (it never left), and a first message cancelled while alone
+  in its thread frees the 30-day duplicate rule for its recipient.
+  The caller read the message to compute the Paris day of its slot; if the slot changed since (approved
+  or moved meanwhile), the script answers `stale` and the caller reads again.
+  KEYS[1] message          hash of the message
+  KEYS[2] inbox            hash of its inbox (drafts, queued)
+  KEYS[3] drafts           sorted set of the space's draft ids
+  KEYS[4] inboxDrafts      sorted set of the inbox's draft ids
+  KEYS[5] queue            sorted set of the space's queued message ids by departure (ms)
+  KEYS[6] inboxQueue       sorted set of the inbox's queued message ids by departure (ms)
+  KEYS[7] inboxSlots       hash of reserved departures per Paris day, and `last`
+  KEYS[8] inboxRecipients  hash recipient -> "<thread id> <ms>" of the inbox's last first message
+  KEYS[9] threadMessages   sorted set of the thread's message ids
+  KEYS[10] threadOutbound  sorted set of outbound creation times since the last inbound message (loop guard)
+  KEYS[11] journal         hash line id -> line JSON
+  KEYS[12] journalIndex    sorted set "<ref> <line id>"
+  ARGV[1] the slot the caller read ('' for a draft)
+  ARGV[2] the Paris day of that slot, YYYY-MM-DD ('' for a draft)
+  ARGV[3] journal line id
+  ARGV[4] journal line JSON (message.cancelled)
+  ARGV[5] journal refs JSON array
+  Returns {"message": {...the message's fields, status cancelled}} | {"stale": true}
+    | {"error": not_found | not_cancellable}.
+  Events: none (no event type tells a cancellation); journal line message.cancelled.
+]]
+--- @include "refuse"
+--- @include "hashToTable"
+--- @include "leaveWaiting"
+--- @include "appendJournal"
+local message = hashToTable(KEYS[1])
+if not message.id then return refuse('not_found') end
+if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end
+if message.slot ~= ARGV[1] then return cjson.encode({ stale = true }) end
+
+local id = message.id
+local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQueue = KEYS[6], slots = KEYS[7], inbox = KEYS[2] }
+leaveWaiting(lists, id, message.status, (message.attempts or '0') == '0' and ARGV[2] or '')
+redis.call('HSET', KEYS[1], 'status', 'cancelled', 'status_code', '', 'slot', '')
+redis.call('ZREM', KEYS[10], id)
+local last = redis.call('HGET', KEYS[8], message.to)
+if last and string.match(last, '^(%S+) ') == message.thread_id and redis.call('ZCARD', KEYS[9]) == 1 then
+  redis.call('HDEL', KEYS[8], message.to)
+end
+appendJournal(KEYS[11], KEYS[12], ARGV[3], ARGV[4], ARGV[5])
+return cjson.encode({ message = hashToTable(KEYS[1]) })

@@ -1,0 +1,30 @@
+--[[
+  Records a delivery status notification (RFC 3464) for an outbound message: the message becomes
+  `bounced` with its stable status code, and a hard bounce (5.x.x) counts in the inbox's daily figures
+  that the circuit breaker judges. A message bounced already changes nothing (a DSN sent twice).
+  KEYS[1] message       hash of the bounced message (outbound)
+  KEYS[2] inboxSlots    hash of the inbox's daily figures (`bounced:<day>` counts hard bounces)
+  KEYS[3] events        stream of the space's events
+  KEYS[4] journal       hash line id -> line JSON
+  KEYS[5] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] status code (src/delivery/codes.ts)
+  ARGV[2] '1' for a hard bounce (5.x.x), '0' otherwise
+  ARGV[3] Paris day of now (YYYY-MM-DD)
+  ARGV[4] journal line id
+  ARGV[5] journal line JSON (message.bounced)
+  ARGV[6] journal refs JSON array
+  ARGV[7] event envelope JSON (mail.message.bounced)
+  Returns {"changed":true|false} | {"error":"not_found"} (no such outbound message).
+  Events: mail.message.bounced; journal line message.bounced (only when changed).
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "appendEvent"
+local current = redis.call('HMGET', KEYS[1], 'direction', 'status')
+if current[1] ~= 'outbound' then return refuse('not_found') end
+if current[2] == 'bounced' then return cjson.encode({ changed = false }) end
+redis.call('HSET', KEYS[1], 'status', 'bounced', 'status_code', ARGV[1])
+if ARGV[2] == '1' then redis.call('HINCRBY', KEYS[2], 'bounced:' .. ARGV[3], 1) end
+appendJournal(KEYS[4], KEYS[5], ARGV[4], ARGV[5], ARGV[6])
+appendEvent(KEYS[3], ARGV[7])
+return cjson.encode({ changed = true })

@@ -1,0 +1,48 @@
+--[[
+  The delivery worker's re-check before a departure: the inbox's next queued message leaves only if
+  it is due, the inbox is active, its own domain verified, and (unless it answers a correspondent) the
+  sending window is open. Taken, it moves to `sending` under a lease: a worker that dies mid-delivery
+  lets the lease expire and the message is tried again (at-least-once, docs/operations.md).
+  KEYS[1] inbox        hash of the sending inbox
+  KEYS[2] domain       hash of its own domain (absent on the common domain)
+  KEYS[3] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
+  KEYS[4] queue        sorted set of the space's queued message ids by departure (ms)
+  KEYS[5] sending      sorted set of messages being delivered, by lease end (ms)
+  KEYS[6] message      hash of the message at the head of the inbox's queue
+  ARGV[1] message id (the head the caller read)
+  ARGV[2] now (ms)
+  ARGV[3] lease end (ms)
+  ARGV[4] '1' when the sending window is open now
+  ARGV[5] next opening of the window (ms), when it is closed
+  ARGV[6] how long to wait before looking again at a held inbox (ms)
+  Returns {"taken":{...message fields},"attempt":n} | {"wait":<ms>} (not due, window closed, held)
+    | {"moved":true} (the head changed: read it again) | {"dropped":true} (its inbox is gone).
+  Events: none (the outcome writes them).
+]]
+--- @include "hashToTable"
+local id, now = ARGV[1], tonumber(ARGV[2])
+local slot = redis.call('ZSCORE', KEYS[3], id)
+if not slot then return cjson.encode({ moved = true }) end
+if tonumber(slot) > now then return cjson.encode({ wait = tonumber(slot) }) end
+
+local inbox = hashToTable(KEYS[1])
+if inbox.status == 'deleted' or not inbox.id then
+  redis.call('ZREM', KEYS[3], id)
+  redis.call('ZREM', KEYS[4], id)
+  redis.call('HSET', KEYS[6], 'status', 'cancelled')
+  return cjson.encode({ dropped = true })
+end
+local held = inbox.status ~= 'active'
+if inbox.shared ~= '1' and redis.call('HGET', KEYS[2], 'status') ~= 'verified' then held = true end
+if held then return cjson.encode({ wait = now + tonumber(ARGV[6]) }) end
+if redis.call('HGET', KEYS[6], 'any_time') ~= '1' and ARGV[4] ~= '1' then
+  return cjson.encode({ wait = tonumber(ARGV[5]) })
+end
+
+redis.call('ZREM', KEYS[3], id)
+redis.call('ZREM', KEYS[4], id)
+redis.call('ZADD', KEYS[5], tonumber(ARGV[3]), id)
+redis.call('HINCRBY', KEYS[1], 'queued', -1)
+local attempt = redis.call('HINCRBY', KEYS[6], 'attempts', 1)
+redis.call('HSET', KEYS[6], 'status', 'sending')
+return cjson.encode({ taken = hashToTable(KEYS[6]), attempt = attempt })

@@ -1,0 +1,46 @@
+--[[
+  Finds the access behind a secret and the space's fields, in one round trip; notes its use and
+  takes one token from the key's request budget (a token bucket shared by every front end).
+  KEYS[1] auth        hash sha256(secret) -> key id
+  KEYS[2] keys        hash key id -> key JSON
+  KEYS[3] keyUse      hash key id -> last use (ms)
+  KEYS[4] space       hash of the space's fields
+  KEYS[5] rateBucket  hash tokens, at (ms): this key's budget
+  ARGV[1] sha256 of the presented secret (hex)
+  ARGV[2] now (ms)
+  ARGV[3] how long a last-use mark stays fresh (ms): fewer writes under load
+  ARGV[4] bucket capacity (requests in a burst)
+  ARGV[5] refill (requests per second)
+  Returns {"key":<key JSON>,"space":{...},"last_used_at":<ms or 0>} | {"error":"unauthorized"}
+    | {"error":"rate_limited","hint":{"retry_after_seconds":n}}.
+  Events: none.
+]]
+--- @include "refuse"
+local keyId = redis.call('HGET', KEYS[1], ARGV[1])
+if not keyId then return refuse('unauthorized') end
+local keyJson = redis.call('HGET', KEYS[2], keyId)
+local flat = redis.call('HGETALL', KEYS[4])
+if not keyJson or #flat == 0 then return refuse('unauthorized') end
+local now = tonumber(ARGV[2])
+local capacity = tonumber(ARGV[4])
+local perMs = tonumber(ARGV[5]) / 1000
+local bucket = redis.call('HMGET', KEYS[5], 'tokens', 'at')
+local tokens = capacity
+if bucket[1] then
+  tokens = math.min(capacity, tonumber(bucket[1]) + math.max(0, now - tonumber(bucket[2])) * perMs)
+end
+if tokens < 1 then
+  return refuse('rate_limited', { retry_after_seconds = math.ceil((1 - tokens) / perMs / 1000) })
+end
+tokens = tokens - 1
+redis.call('HSET', KEYS[5], 'tokens', string.format('%.6f', tokens), 'at', now)
+-- A bucket left alone refills to capacity; by then it says nothing an absent one would not.
+redis.call('PEXPIRE', KEYS[5], math.ceil((capacity - tokens) / perMs) + 1000)
+local space = {}
+for i = 1, #flat, 2 do space[flat[i]] = flat[i + 1] end
+local lastUsed = tonumber(redis.call('HGET', KEYS[3], keyId) or '0')
+if now - lastUsed >= tonumber(ARGV[3]) then
+  redis.call('HSET', KEYS[3], keyId, now)
+  lastUsed = now
+end
+return '{"key":' .. keyJson .. ',"space":' .. cjson.encode(space) .. ',"last_used_at":' .. lastUsed .. '}'

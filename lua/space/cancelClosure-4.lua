@@ -1,0 +1,19 @@
+--[[
+  Cancels the space's confirmed closure and any pending closure code (close_space with cancel).
+  KEYS[1] space         hash of the space's fields (closes_at while a closure waits)
+  KEYS[2] code          hash of the pending `close` code
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] journal line id
+  ARGV[2] journal line JSON (space.closure_cancelled)
+  ARGV[3] journal refs JSON array
+  Returns {"cancelled":true|false} (false: no confirmed closure was waiting) | {"error":"not_found"}.
+  Events: none; journal line space.closure_cancelled when a confirmed closure is cancelled.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+redis.call('DEL', KEYS[2])
+if redis.call('HDEL', KEYS[1], 'closes_at') == 0 then return cjson.encode({ cancelled = false }) end
+appendJournal(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
+return cjson.encode({ cancelled = true })

@@ -1,0 +1,39 @@
+--[[
+  Checks a 6-digit code of a purpose and, when it is right, applies what it confirms to the space
+  (verify: the human and `verified`; close: `closes_at`) with its journal line, in one step. A wrong
+  code counts an attempt; the last allowed failure voids the code.
+  KEYS[1] code          hash of the purpose's pending code (salt, hash, expires_at, attempts)
+  KEYS[2] space         hash of the space's fields
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] now (ms)
+  ARGV[2] salt the candidate was hashed with (read just before; another salt means the code changed
+          meanwhile, and the candidate counts as wrong for the code in force)
+  ARGV[3] sha256(salt .. candidate), hex
+  ARGV[4] attempts allowed
+  ARGV[5] space fields to set on success, JSON object (string values)
+  ARGV[6] journal line id
+  ARGV[7] journal line JSON (space.verified, space.closure_scheduled)
+  ARGV[8] journal refs JSON array
+  Returns {"ok":true} | {"error":"no_pending_code"} | {"error":"code_expired"}
+    | {"error":"invalid_code","hint":{"attempts_left":n}} | {"error":"too_many_attempts"}.
+  Events: none; journal line ARGV[7] on success.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+local code = redis.call('HMGET', KEYS[1], 'salt', 'hash', 'expires_at', 'attempts')
+if not code[1] or redis.call('EXISTS', KEYS[2]) == 0 then return refuse('no_pending_code') end
+if tonumber(ARGV[1]) > tonumber(code[3]) then return refuse('code_expired') end
+if code[1] ~= ARGV[2] or code[2] ~= ARGV[3] then
+  local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  local left = tonumber(ARGV[4]) - attempts
+  if left <= 0 then
+    redis.call('DEL', KEYS[1])
+    return refuse('too_many_attempts')
+  end
+  return refuse('invalid_code', { attempts_left = left })
+end
+redis.call('DEL', KEYS[1])
+for field, value in pairs(cjson.decode(ARGV[5])) do redis.call('HSET', KEYS[2], field, value) end
+appendJournal(KEYS[3], KEYS[4], ARGV[6], ARGV[7], ARGV[8])
+return cjson.encode({ ok = true })

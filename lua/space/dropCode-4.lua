@@ -1,0 +1,19 @@
+--[[
+  Undoes issueCode when the code's e-mail could not leave: the code, its send mark and its journal
+  line go, so the refusal (code_not_sent) changes nothing the caller could see (spacing, limit, journal).
+  KEYS[1] code          hash of the purpose's pending code
+  KEYS[2] codeSends     sorted set: salts of sent codes scored by send time (ms)
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] the salt of the code to undo (another code issued meanwhile stays)
+  ARGV[2] its journal line id
+  ARGV[3] its journal refs JSON array (as given to issueCode)
+  Returns {"ok":true}.
+  Events: none; journal line ARGV[2] removed.
+]]
+if redis.call('HGET', KEYS[1], 'salt') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[4], '* ' .. ARGV[2])
+for _, ref in ipairs(cjson.decode(ARGV[3])) do redis.call('ZREM', KEYS[4], ref .. ' ' .. ARGV[2]) end
+return cjson.encode({ ok = true })

@@ -1,0 +1,41 @@
+--[[
+  Stores a new 6-digit code of a purpose (hashed) once the space's code rules allow it: at most one
+  send per spacing, at most N codes in the window (all purposes together), with its journal line.
+  A new code voids the previous one of its purpose. The e-mail leaves after this; if it cannot,
+  dropCode undoes the code, its send mark and its line.
+  KEYS[1] code          hash of the purpose's pending code
+  KEYS[2] codeSends     sorted set: salts of sent codes scored by send time (ms)
+  KEYS[3] space         hash of the space's fields
+  KEYS[4] journal       hash line id -> line JSON
+  KEYS[5] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] now (ms)
+  ARGV[2] salt (hex, new for each code)
+  ARGV[3] sha256(salt .. code), hex
+  ARGV[4] end of validity (ms)
+  ARGV[5] payload ('' or the e-mail to attach on success)
+  ARGV[6] spacing between two sends (ms)
+  ARGV[7] codes allowed in the window
+  ARGV[8] window (ms)
+  ARGV[9] journal line id
+  ARGV[10] journal line JSON (code.sent)
+  ARGV[11] journal refs JSON array
+  Returns {"ok":true} | {"error":"not_found"} | {"error":"code_too_soon","hint":{"retry_after_seconds":n}}
+    | {"error":"code_limit"}.
+  Events: none; journal line code.sent.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+if redis.call('EXISTS', KEYS[3]) == 0 then return refuse('not_found') end
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[8]))
+local last = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if last[2] and now - tonumber(last[2]) < tonumber(ARGV[6]) then
+  return refuse('code_too_soon', { retry_after_seconds = math.ceil((tonumber(last[2]) + tonumber(ARGV[6]) - now) / 1000) })
+end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return refuse('code_limit') end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'salt', ARGV[2], 'hash', ARGV[3], 'sent_at', now, 'expires_at', ARGV[4], 'attempts', 0, 'payload', ARGV[5])
+redis.call('ZADD', KEYS[2], now, ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+appendJournal(KEYS[4], KEYS[5], ARGV[9], ARGV[10], ARGV[11])
+return cjson.encode({ ok = true })

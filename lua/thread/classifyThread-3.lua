@@ -1,0 +1,28 @@
+--[[
+  Classifies a thread: replaces its labels, archives or restores it, marks its received messages read
+  or unread. Does not touch messages, suppressions or delivery. Each field given is written; absent
+  ones stay.
+  KEYS[1] thread        hash of the thread
+  KEYS[2] journal       hash line id -> line JSON
+  KEYS[3] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent),
+          read (true|false, or absent)
+  ARGV[2] journal line id
+  ARGV[3] journal line JSON (thread.classified)
+  ARGV[4] journal refs JSON array
+  Returns {"thread":{...}} | {"error":"not_found"}.
+  Events: none (journal line thread.classified).
+]]
+--- @include "refuse"
+--- @include "hashToTable"
+--- @include "appendJournal"
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+local changes = cjson.decode(ARGV[1])
+if changes.labels then redis.call('HSET', KEYS[1], 'labels', changes.labels) end
+if changes.archived then redis.call('HSET', KEYS[1], 'archived', changes.archived) end
+if changes.read == true then redis.call('HSET', KEYS[1], 'unread', '0') end
+if changes.read == false then
+  redis.call('HSET', KEYS[1], 'unread', redis.call('HGET', KEYS[1], 'inbound_count') or '0')
+end
+appendJournal(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
+return cjson.encode({ thread = hashToTable(KEYS[1]) })

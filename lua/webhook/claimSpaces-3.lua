@@ -1,0 +1,23 @@
+--[[
+  Claims spaces whose webhook deliveries are due, for one worker: each is scored at the end of the
+  lease, which is the claim's token. A worker that dies never settles: its spaces come due again when
+  the lease ends and another worker takes them, with their unacknowledged entries.
+  KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
+  KEYS[2] dirty   set of spaces with new events since their claim
+  KEYS[3] claims  hash space id -> token of the claim holding it
+  ARGV[1] now (ms)
+  ARGV[2] lease (ms)
+  ARGV[3] most spaces to claim
+  Returns {"spaces":[space id...],"token":"<end of the lease, ms>"}.
+  Events: none.
+]]
+local now = tonumber(ARGV[1])
+-- A string, compared as such by settleSpace: the exact value handed to the worker.
+local token = string.format('%.0f', now + tonumber(ARGV[2]))
+local spaces = redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[3]))
+for _, space in ipairs(spaces) do
+  redis.call('ZADD', KEYS[1], token, space)
+  redis.call('SREM', KEYS[2], space)
+  redis.call('HSET', KEYS[3], space, token)
+end
+return cjson.encode({ spaces = spaces, token = token })

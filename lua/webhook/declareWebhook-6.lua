@@ -1,0 +1,58 @@
+--[[
+  Declares the space's webhook (set_webhook): the 60 s gap between declarations, the 24 h limit and
+  the replacement decided together, so concurrent calls never exceed a limit. Creates the stream's
+  consumer group on the first declaration (deliveries start with the events that follow); a
+  replacement keeps the group, so events not yet delivered go to the new address, at once (the retry
+  state of the old one is cleared). Appends `webhook.test`, which only the webhook receives.
+  KEYS[1] space                hash of the space's fields
+  KEYS[2] webhook              hash of the declared webhook
+  KEYS[3] webhookDeclarations  sorted set declaration time (ms) by journal line id
+  KEYS[4] events               stream of the space's events
+  KEYS[5] journal              hash line id -> line JSON
+  KEYS[6] journalIndex         sorted set "<ref> <line id>"
+  ARGV[1] url (normalised)
+  ARGV[2] secret, sealed under the master key
+  ARGV[3] now (ms)
+  ARGV[4] least gap between two declarations (ms)
+  ARGV[5] declarations allowed per 24 h
+  ARGV[6] consumer group name of the webhook workers
+  ARGV[7] journal line id
+  ARGV[8] journal line JSON (data.replaced is set here)
+  ARGV[9] journal refs JSON array
+  ARGV[10] event envelope JSON (webhook.test)
+  Returns {"replaced":true|false} | {"error":"unauthorized"} (space gone)
+    | {"error":"webhook_too_soon","hint":{"retry_after_seconds"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
+  Events: webhook.test (webhook only); journal line webhook.declared.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "appendEvent"
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
+local now = tonumber(ARGV[3])
+local last = tonumber(redis.call('HGET', KEYS[2], 'declared_at') or '0')
+local gap = tonumber(ARGV[4])
+if last > 0 and now - last < gap then
+  return refuse('webhook_too_soon', { retry_after_seconds = math.max(math.ceil((last + gap - now) / 1000), 1) })
+end
+local day = 86400000
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - day)
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then
+  local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  local wait = 86400
+  if oldest[2] then wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000) end
+  return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
+end
+local replaced = redis.call('HEXISTS', KEYS[2], 'url') == 1
+redis.call('HSET', KEYS[2], 'url', ARGV[1], 'secret', ARGV[2], 'declared_at', ARGV[3],
+  'attempts', 0, 'next_at', 0, 'last_error', '')
+redis.call('ZADD', KEYS[3], now, ARGV[7])
+redis.call('PEXPIRE', KEYS[3], day)
+if not replaced then
+  local created = redis.pcall('XGROUP', 'CREATE', KEYS[4], ARGV[6], '$', 'MKSTREAM')
+  if type(created) == 'table' and created.err and not string.find(created.err, 'BUSYGROUP', 1, true) then error(created.err) end
+end
+local line = cjson.decode(ARGV[8])
+line.data.replaced = replaced
+appendJournal(KEYS[5], KEYS[6], ARGV[7], cjson.encode(line), ARGV[9])
+appendEvent(KEYS[4], ARGV[10])
+return cjson.encode({ replaced = replaced })

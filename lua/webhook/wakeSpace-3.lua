@@ -1,0 +1,22 @@
+--[[
+  Wakes the webhook delivery of a space that just appended events (src/webhooks/wake.ts). Held by a
+  worker: marked dirty, so settling it does not drop the new events. Otherwise due now when absent; a
+  space waiting for a retry keeps its time, unless `now` is asked (a new declaration: its first event
+  goes at once).
+  KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
+  KEYS[2] dirty   set of spaces with new events since their claim
+  KEYS[3] claims  hash space id -> token of the claim holding it
+  ARGV[1] space id
+  ARGV[2] now (ms)
+  ARGV[3] 'now' to bring a waiting space forward, '' otherwise
+  Returns {"ok":true}.
+  Events: none.
+]]
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
+  redis.call('SADD', KEYS[2], ARGV[1])
+elseif ARGV[3] == 'now' then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+end
+return cjson.encode({ ok = true })

@@ -1,0 +1,23 @@
+/**
+ * The DKIM key a message is signed with: the first selector of the space's own sending domain, opened
+ * from its sealed form (actors/domain.ts, src/crypto.ts) just before signing, never kept nor logged.
+ */
+import { dkimContext, readDomain } from '../../actors/domain.js';
+import { open, requireMasterKey } from '../crypto.js';
+import { DKIM_SELECTORS } from '../domains/records.js';
+import type { Runtime } from '../runtime.js';
+import type { DkimKey } from './types.js';
+
+/**
+ * The signing key of `domain` for the space, or null when the domain is not one of the space's (the
+ * common domain: signed by the operator's relay, if at all). Throws `encryption_unavailable` without a
+ * master key, and an Error when the sealed key does not open (a changed master key): no retry helps.
+ */
+export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): Promise<DkimKey | null> {
+  const stored = await readDomain(rt, spaceId, domain);
+  if (!stored) return null;
+  const selector = DKIM_SELECTORS[0];
+  const sealed = (JSON.parse(stored.dkim_private) as string[])[0]!;
+  const privateKey = open(requireMasterKey(rt.config), sealed, dkimContext(stored.id, selector));
+  return { domainName: stored.domain, keySelector: selector, privateKey };
+}

@@ -1,0 +1,48 @@
+/**
+ * The departure plan handed to the queue script: the open intervals of the coming days, each with the
+ * inbox's quota for that day (warm-up week by week, then the plan's daily maximum). The script picks
+ * the earliest slot; everything that needs time zones and holidays is computed here, not in Lua.
+ */
+import type { Config } from '../config.js';
+import { openIntervals, type DayInterval, type SendWindow } from './window.js';
+import { warmup } from './warmup.js';
+
+/** How far ahead a queue may plan: a full queue (10 x the daily maximum) at warm-up pace fits. */
+export const HORIZON_DAYS = 62;
+
+export type PlannedInterval = [day: string, start: number, end: number, quota: number];
+
+const HOUR_MS = 3600_000;
+const caches = new WeakMap<SendWindow, Map<string, DayInterval[]>>();
+
+/** The window's intervals from the start of the current hour: computed once an hour, not per call. */
+function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInterval[] {
+  const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
+  const key = `${anyTime ? 1 : 0}|${hour}`;
+  let cache = caches.get(config.sendWindow);
+  if (!cache) caches.set(config.sendWindow, (cache = new Map()));
+  let intervals = cache.get(key);
+  if (!intervals) {
+    if (cache.size > 32) cache.clear();
+    intervals = openIntervals(config.sendWindow, hour, HORIZON_DAYS, anyTime);
+    cache.set(key, intervals);
+  }
+  return intervals;
+}
+
+/**
+ * The intervals a slot may be found in, no more than `capacity` departures' worth: past that the queue
+ * cap refuses anyway, and a shorter list is less for every send to carry to Redis.
+ */
+export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: number, from: number, anyTime: boolean, capacity: number): PlannedInterval[] {
+  const out: PlannedInterval[] = [];
+  let total = 0;
+  for (const interval of intervalsFrom(config, from, anyTime)) {
+    if (interval.end <= from) continue;
+    const quota = warmup(createdAtMs, interval.start, dailyMax).step;
+    out.push([interval.day, Math.max(interval.start, from), interval.end, quota]);
+    total += quota;
+    if (total >= capacity) break;
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+/**
+ * Where a recipient address goes, decided at RCPT TO (so unknown recipients get 550 there, and no
+ * bounce is ever sent for mail we refuse: no backscatter): a live inbox (its address claim is
+ * `active`), a VERP return path of one of our messages (bounces and complaints), or an unsubscribe
+ * mailto address. Anything else is refused.
+ */
+import { readClaim, type AddressClaim } from '../../actors/claims.js';
+import { globalKeys, spaceKeys } from '../redis/keys.js';
+import { parseVerp } from '../delivery/mime.js';
+import { verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
+import type { Runtime } from '../runtime.js';
+
+export type Route =
+  | { kind: 'inbox'; address: string; space_id: string; inbox_id: string }
+  | { kind: 'report'; space_id: string; message_id: string }
+  | { kind: 'unsubscribe'; target: UnsubscribeTarget };
+
+const UNSUBSCRIBE = /^unsubscribe\+([^@]+)@/i;
+
+export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | null> {
+  const address = rawAddress.trim();
+  const lower = address.toLowerCase();
+  const verp = parseVerp(lower);
+  if (verp) {
+    const exists = await rt.redis.exists(spaceKeys(verp.spaceId).message(verp.messageId));
+    return exists ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId } : null;
+  }
+  // The token is case-sensitive (base64url): read from the address as the sender wrote it.
+  const unsubscribe = UNSUBSCRIBE.exec(address);
+  if (unsubscribe) {
+    // Without a master key no link was ever signed: no token can be good.
+    const target = rt.config.masterKey ? verifyUnsubscribeToken(rt, unsubscribe[1]!) : null;
+    return target ? { kind: 'unsubscribe', target } : null;
+  }
+  const claim = await readClaim<AddressClaim>(rt, globalKeys.address(lower));
+  if (!claim || claim.value.state !== 'active') return null;
+  return { kind: 'inbox', address: lower, space_id: claim.value.space_id, inbox_id: claim.value.inbox_id };
+}

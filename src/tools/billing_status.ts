@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { planOf } from '../config.js';
+import { iso } from '../clock.js';
+import { spaceKeys } from '../redis/keys.js';
+import { defineTool } from './registry.js';
+import { Input, IsoDate, Nullable, Output } from './schemas.js';
+
+const STATUSES = ['none', 'active', 'past_due', 'cancelled'] as const;
+type Status = (typeof STATUSES)[number];
+
+export default defineTool({
+  name: 'billing_status',
+  description:
+    "État de l'abonnement : offre, statut (none, active, past_due, cancelled), fin de la période payée, plafond de boîtes de l'offre " +
+    "et boîtes utilisées. Sans offre, l'espace reçoit, prépare des brouillons et n'écrit qu'à son humain ; souscrivez avec subscribe.",
+  input: Input({}),
+  output: Output({
+    plan: Type.String({ description: 'none sans offre' }),
+    status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
+    current_period_end: Nullable(IsoDate),
+    inbox_cap: Type.Integer(),
+    inboxes_used: Type.Integer(),
+  }),
+  permission: ['read'],
+  verifiedRequired: false,
+  effect: 'read-only',
+  async handler({ rt, access }) {
+    const keys = spaceKeys(access.space.id);
+    const [[status, periodEnd], used] = await Promise.all([
+      rt.redis.hmget(keys.space, 'billing_status', 'current_period_end'),
+      rt.redis.zcard(keys.inboxes),
+    ]);
+    const plan = access.space.plan;
+    // A plan given at creation (--plan) has no billing record: it is in force.
+    const known: Status | undefined = STATUSES.find((s) => s === status);
+    return {
+      plan,
+      status: plan === 'none' ? 'none' : known ?? 'active',
+      current_period_end: periodEnd ? iso(Number(periodEnd)) : null,
+      inbox_cap: planOf(rt.config, plan).inbox_cap,
+      inboxes_used: used,
+    };
+  },
+  text: (out) =>
+    out.plan === 'none'
+      ? `Aucune offre en cours ; ${out.inboxes_used} boîte(s) sur ${out.inbox_cap}. Souscrivez une offre avec subscribe.`
+      : `Offre ${out.plan} (${out.status}) ; ${out.inboxes_used} boîte(s) sur ${out.inbox_cap}.`,
+});

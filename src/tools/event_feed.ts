@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { readFeed, type Envelope } from '../../actors/events.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { MailboxError } from '../errors.js';
+import { plural } from '../texts.js';
+import { defineTool } from './registry.js';
+import { Cursor, Id, Input, IsoDate, Limit, Nullable, Output } from './schemas.js';
+
+const DEFAULT_LIMIT = 100;
+/** A page stops before 4 MiB of envelopes: 500 message events of 256 KB would not fit in an answer. */
+const PAGE_MAX_BYTES = 4 * 1024 * 1024;
+/** Entries one call looks at for an inbox-restricted key before it answers a short page. */
+const SCAN_CAP = 5000;
+/** The position before any entry: what a reader of an empty stream is given to come back with. */
+const START = '0-0';
+const STREAM_ID = /^\d{1,16}-\d{1,16}$/;
+/** The French text names the first events only; the structured object has them all. */
+const TEXT_LISTED = 10;
+
+const EnvelopeSchema = Output({
+  id: Id('event'),
+  type: Type.String({ description: 'mail.message.queued, mail.inbox.suspended… (docs/events.md)' }),
+  occurred_at: IsoDate,
+  account: Output({ space_id: Id('space') }),
+  subject: Output({
+    person: Nullable(Output({ email: Type.String(), name: Nullable(Type.String()) })),
+    refs: Type.Record(Type.String(), Type.String(), { description: 'inbox_id, thread_id, message_id, campaign_id, domain_id selon le type' }),
+  }),
+  data: Type.Object({}, { additionalProperties: true, description: "selon le type ; contient les metadata de l'envoi" }),
+  v: Type.Literal(1),
+});
+
+export default defineTool({
+  name: 'event_feed',
+  description:
+    "Relit les événements de l'espace par curseur, dans l'ordre d'émission : les mêmes que ses webhooks (même enveloppe, même id " +
+    "evt_), gardés au moins trente jours. Sans after : depuis le plus ancien gardé ; ensuite, passez toujours le dernier " +
+    'next_cursor tel quel (il revient même quand rien de neuf, identique). Traitez chaque id une seule fois. Une clé restreinte ' +
+    'à des boîtes ne voit que leurs événements.',
+  input: Input({
+    after: Type.Optional({ ...Cursor, description: "next_cursor de l'appel précédent, tel quel ; absent : depuis le plus ancien événement gardé" }),
+    limit: Type.Optional(Limit(500, DEFAULT_LIMIT)),
+  }),
+  output: Output({
+    events: Type.Array(EnvelopeSchema),
+    next_cursor: Type.String({ description: "toujours présent ; identique quand rien n'est nouveau ; à passer en after" }),
+  }),
+  permission: ['read'],
+  verifiedRequired: false,
+  effect: 'read-only',
+  async handler({ rt, access }, input) {
+    const scope = `${access.space.id}|event_feed`;
+    const after = input.after === undefined ? null : decodeCursor(input.after, scope, 'after');
+    if (after !== null && !STREAM_ID.test(after)) {
+      throw new MailboxError('invalid_argument', { parameter: 'after' }, { reason: "ce curseur ne vient pas d'un appel précédent d'event_feed." });
+    }
+    const own = access.key.inbox_ids;
+    const { events, position } = await readFeed(rt, access.space.id, {
+      after,
+      limit: input.limit ?? DEFAULT_LIMIT,
+      visible: (envelope: Envelope) => !own || own.includes(envelope.subject.refs.inbox_id ?? ''),
+      maxBytes: PAGE_MAX_BYTES,
+      maxScanned: SCAN_CAP,
+    });
+    const next = position === null ? (input.after ?? encodeCursor(scope, START)) : encodeCursor(scope, position);
+    return { events, next_cursor: next };
+  },
+  text: (out) => {
+    if (!out.events.length) return 'Rien de nouveau. Rappelez plus tard avec after = next_cursor.';
+    const shown = out.events.slice(0, TEXT_LISTED).map((e) => `${e.type} (${e.id})`).join(', ');
+    const more = out.events.length > TEXT_LISTED ? ` et ${out.events.length - TEXT_LISTED} autres` : '';
+    return `${plural(out.events.length, 'événement', 'événements')} : ${shown}${more}. Suite avec after = next_cursor.`;
+  },
+});

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { updateDraft } from '../../actors/draft.js';
+import { messageView } from '../../actors/message.js';
+import { MailboxError } from '../errors.js';
+import { checkPlaceholders, checkSecrets, oneLine } from '../sending/validate.js';
+import { quote } from '../texts.js';
+import { defineTool } from './registry.js';
+import { HTML_MAX_CHARS, Id, Input, MessageSchema, TEXT_MAX_CHARS } from './schemas.js';
+
+export default defineTool({
+  name: 'update_draft',
+  description:
+    "Corrige l'objet, le texte ou la version HTML d'un brouillon tant qu'il n'est pas validé ; html vide retire la version HTML. " +
+    "Chaque correction change la révision (une validation de l'ancienne est refusée) et s'inscrit au journal avec son auteur. " +
+    "Le destinataire et la boîte ne changent pas : annulez (cancel_message) et écrivez un nouveau message.",
+  input: Input({
+    message_id: Id('message'),
+    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'une ligne, au plus 300 caractères' })),
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_MAX_CHARS, description: 'nouveau texte ; seul {{unsubscribe_url}} est permis entre doubles accolades' })),
+    html: Type.Optional(Type.String({ maxLength: HTML_MAX_CHARS, description: 'nouvelle version HTML ; vide : la retire' })),
+  }),
+  output: MessageSchema,
+  permission: ['send', 'approve'],
+  verifiedRequired: false,
+  effect: 'write',
+  async handler({ rt, access }, input) {
+    if (input.subject === undefined && input.text === undefined && input.html === undefined) {
+      throw new MailboxError('invalid_argument', { parameter: 'text' }, { reason: 'donnez au moins subject, text ou html.' });
+    }
+    const subject = input.subject === undefined ? undefined : oneLine(input.subject, 'subject');
+    if (subject === '') throw new MailboxError('invalid_argument', { parameter: 'subject' }, { reason: 'objet vide.' });
+    checkPlaceholders({ subject, text: input.text, html: input.html });
+    checkSecrets(access.space.id, { subject, text: input.text, html: input.html });
+    return messageView(await updateDraft(rt, access, input.message_id, { subject, text: input.text, html: input.html }));
+  },
+  text: (out) => `Brouillon ${out.id} corrigé : ${quote(out.subject)}, révision ${out.revision}. Validez cette révision avec approve_message.`,
+});

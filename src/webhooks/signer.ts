@@ -1,0 +1,32 @@
+/**
+ * Standard Webhooks signatures (decisions.md 5): `webhook-signature: v1,<base64 HMAC-SHA256 of
+ * "<id>.<timestamp>.<body>">`, keyed by the bytes of the secret's base64 part. The same three values also
+ * go under the `svix-` names, so Svix verifiers work unchanged (decisions.md 9).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new secret: `whsec_` + base64 of 32 random bytes. Shown once, stored sealed. */
+export const newWebhookSecret = (): string => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+
+/** The HMAC key of a `whsec_...` secret. */
+export const signingKey = (secret: string): Buffer => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+
+function signature(key: Buffer, id: string, timestampSeconds: number, body: string): string {
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
+
+/** The headers of one delivery: the envelope's evt id, the time of sending in seconds, the signature. */
+export function signedHeaders(key: Buffer, id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const signed = signature(key, id, timestampSeconds, body);
+  const timestamp = String(timestampSeconds);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signed,
+    'svix-id': id,
+    'svix-timestamp': timestamp,
+    'svix-signature': signed,
+  };
+}

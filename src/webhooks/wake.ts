@@ -1,0 +1,110 @@
+/**
+ * Which spaces have webhook deliveries to make, and who makes them. A sharded index (`{wh:<n>}` keys,
+ * never a space's tag) scores each space by when it is next due:
+ *  - every script that appended events wakes its space (src/redis/scripts.ts calls wakeSpace after it);
+ *  - a worker claims due spaces for a lease (score = lease end = the claim's token), delivers, then
+ *    settles: due again at a retry time, at once if events came meanwhile (the dirty mark), else out;
+ *  - a worker that dies never settles: the lease ends and another worker claims the space, whose
+ *    unacknowledged stream entries are still pending in its consumer group;
+ *  - a sweeper repairs a wake lost between a script and its wake (a process killed in between).
+ * One claim per space at a time is what keeps a space's events in order per endpoint.
+ */
+import { createHash } from 'node:crypto';
+import { globalKeys, spaceKeys } from '../redis/keys.js';
+import type { Runtime } from '../runtime.js';
+
+export const WEBHOOK_SHARDS = 8;
+/** The consumer group of the webhook workers on each space's stream. */
+export const WEBHOOK_GROUP = 'webhooks';
+
+export const webhookShard = (spaceId: string): number => createHash('sha1').update(spaceId).digest().readUInt16BE(0) % WEBHOOK_SHARDS;
+
+const shardKeys = (rt: Runtime, shard: number): string[] => {
+  const index = rt.config.webhookIndex;
+  return [globalKeys.webhookDue(index, shard), globalKeys.webhookDirty(index, shard), globalKeys.webhookClaims(index, shard)];
+};
+
+/** A declared webhook's space joins the sweeper's index (before its declaration, so never outside it). */
+export async function registerSpace(rt: Runtime, spaceId: string): Promise<void> {
+  await rt.redis.sadd(globalKeys.webhookSpaces(rt.config.webhookIndex, webhookShard(spaceId)), spaceId);
+}
+
+/** An erased space leaves the index: its claim, its due time and its place in the sweeper's list. */
+export async function forgetSpace(rt: Runtime, spaceId: string): Promise<void> {
+  const shard = webhookShard(spaceId);
+  const [due, dirty, claims] = shardKeys(rt, shard);
+  await rt.redis.srem(globalKeys.webhookSpaces(rt.config.webhookIndex, shard), spaceId);
+  await rt.redis.zrem(due!, spaceId);
+  await rt.redis.srem(dirty!, spaceId);
+  await rt.redis.hdel(claims!, spaceId);
+}
+
+/** `now` brings a space waiting for a retry forward (a new declaration); otherwise its retry time holds. */
+export async function wakeSpace(rt: Runtime, spaceId: string, mode: 'now' | '' = ''): Promise<void> {
+  await rt.scripts.run('webhook/wakeSpace', shardKeys(rt, webhookShard(spaceId)), [spaceId, rt.clock.now(), mode]);
+}
+
+export interface Claim {
+  spaces: string[];
+  token: string;
+}
+
+export async function claimSpaces(rt: Runtime, shard: number, count: number): Promise<Claim> {
+  const reply = await rt.scripts.run<{ spaces: string[] | Record<string, never>; token: string }>(
+    'webhook/claimSpaces',
+    shardKeys(rt, shard),
+    [rt.clock.now(), rt.config.webhookLeaseMs, count],
+  );
+  // cjson writes an empty list as {}.
+  return { spaces: Array.isArray(reply.spaces) ? reply.spaces : [], token: reply.token };
+}
+
+/** `next`: when the space is due again (ms), or null when nothing waits. */
+export async function settleSpace(rt: Runtime, spaceId: string, token: string, next: number | null): Promise<void> {
+  await rt.scripts.run('webhook/settleSpace', shardKeys(rt, webhookShard(spaceId)), [spaceId, token, next === null ? '' : next, rt.clock.now()]);
+}
+
+/** How often one worker of the fleet looks for spaces with undelivered events that nobody woke. */
+export const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * One pass of the safety net, by at most one worker per period: every space that declared a webhook
+ * and has entries its group has not read, or has not acknowledged, is woken. A waiting retry keeps its
+ * time. Returns the number of spaces woken, or null when another worker swept this period.
+ */
+export async function sweepWebhooks(rt: Runtime): Promise<number | null> {
+  if ((await rt.redis.set(globalKeys.webhookSweep(rt.config.webhookIndex), String(rt.clock.now()), 'PX', SWEEP_EVERY_MS, 'NX')) !== 'OK') return null;
+  let woken = 0;
+  for (let shard = 0; shard < WEBHOOK_SHARDS; shard++) {
+    const key = globalKeys.webhookSpaces(rt.config.webhookIndex, shard);
+    let cursor = '0';
+    do {
+      const [next, spaces] = await rt.redis.sscan(key, cursor, 'COUNT', 200);
+      cursor = next;
+      for (const spaceId of spaces) {
+        if (await undelivered(rt, spaceId)) {
+          await wakeSpace(rt, spaceId);
+          woken++;
+        }
+      }
+    } while (cursor !== '0');
+  }
+  return woken;
+}
+
+/** XINFO GROUPS: `lag` is null when Redis cannot tell (after a trim): then look anyway. */
+async function undelivered(rt: Runtime, spaceId: string): Promise<boolean> {
+  let groups: unknown[][];
+  try {
+    groups = (await rt.redis.xinfo('GROUPS', spaceKeys(spaceId).events)) as unknown[][];
+  } catch {
+    return false; // no stream yet
+  }
+  for (const group of groups) {
+    const fields = new Map<unknown, unknown>();
+    for (let i = 0; i < group.length; i += 2) fields.set(group[i], group[i + 1]);
+    if (fields.get('name') !== WEBHOOK_GROUP) continue;
+    return Number(fields.get('pending')) > 0 || fields.get('lag') !== 0;
+  }
+  return false;
+}

@@ -1,0 +1,198 @@
+/**
+ * The webhook workers: claim spaces with events to deliver (src/webhooks/wake.ts), read each space's
+ * stream through its consumer group, and POST every event, signed, to the space's webhook, in order:
+ * a space's next event waits for the previous one's success or final give-up. Retries follow
+ * WEBHOOK_RETRY_SCHEDULE (decisions.md 5); after the last one the event is given up and journalled.
+ * An entry is acknowledged only after success or give-up. A worker that dies leaves its entries
+ * pending in the group and its claim to expire; the next claim of the space reads them first.
+ */
+import { open } from '../crypto.js';
+import { spaceKeys } from '../redis/keys.js';
+import type { Runtime } from '../runtime.js';
+import { eventIdOf } from '../../actors/events.js';
+import { readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
+import { WebhookClient } from './client.js';
+import { signedHeaders, signingKey } from './signer.js';
+import { claimSpaces, settleSpace, sweepWebhooks, SWEEP_EVERY_MS, WEBHOOK_GROUP, WEBHOOK_SHARDS } from './wake.js';
+
+/** Every claim reads the group as this one consumer: one claim per space at a time keeps it alone. */
+const CONSUMER = 'delivery';
+/** Entries read per round trip; the webhook's host is resolved and checked again for each batch. */
+const BATCH = 100;
+/**
+ * Delivered entries are acknowledged by tens, in one XACK: a worker that dies sends at most this many
+ * again (receivers treat each id once), and Redis sees a tenth of the writes.
+ */
+const ACK_EVERY = 10;
+/** A space whose delivery broke unexpectedly (Redis away, a secret that does not open) is looked at again after this. */
+const ERROR_PAUSE_MS = 5_000;
+
+export interface WebhookWorkerOptions {
+  /** Spaces delivered at once by this process (each one strictly in order). */
+  concurrency?: number;
+  /** Pause when no space is due (ms). */
+  idleMs?: number;
+}
+
+export interface RunningWebhookWorker {
+  /** Stops claiming, lets the claims in hand finish and settle. */
+  close(): Promise<void>;
+}
+
+type Entry = [id: string, fields: string[] | null];
+
+/** This consumer's pending entries first (a retry, or what a dead worker left), then new ones. */
+async function readBatch(rt: Runtime, spaceId: string): Promise<Entry[]> {
+  const key = spaceKeys(spaceId).events;
+  for (const from of ['0', '>']) {
+    const reply = (await rt.redis.xreadgroup('GROUP', WEBHOOK_GROUP, CONSUMER, 'COUNT', BATCH, 'STREAMS', key, from)) as [string, Entry[]][] | null;
+    const entries = reply?.[0]?.[1] ?? [];
+    if (entries.length) return entries;
+  }
+  return [];
+}
+
+/**
+ * Delivers what the space has, within the claim's time budget. Returns when the space is due again:
+ * a retry time, now (budget spent, or the webhook replaced meanwhile), or null when nothing waits.
+ */
+async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string): Promise<number | null> {
+  const { webhookLeaseMs, webhookTimeoutMs, webhookRetryScheduleMs, masterKey } = rt.config;
+  const budgetEnds = performance.now() + webhookLeaseMs - 2 * webhookTimeoutMs;
+  const key = spaceKeys(spaceId).events;
+  for (;;) {
+    const hook = await readWebhook(rt, spaceId);
+    if (!hook) return null;
+    const nextAt = Number(hook.next_at);
+    if (nextAt > rt.clock.now()) return nextAt;
+    const entries = await readBatch(rt, spaceId);
+    if (!entries.length) return null;
+    const url = new URL(hook.url);
+    const target = await client.target(url);
+    const signer = signingKey(open(masterKey!, hook.secret, webhookContext(spaceId)));
+    let attempts = Number(hook.attempts);
+    const delivered: string[] = [];
+    const acks: Promise<unknown>[] = [];
+    const flush = () => {
+      if (delivered.length) acks.push(rt.redis.xack(key, WEBHOOK_GROUP, ...delivered.splice(0)));
+    };
+    try {
+      for (const [entryId, fields] of entries) {
+        // Trimmed while it waited (30 days): nothing left to send.
+        const body = fields?.[1];
+        if (!body) {
+          delivered.push(entryId);
+          continue;
+        }
+        const evtId = eventIdOf(body) ?? entryId;
+        const result = 'error' in target
+          ? { ok: false, status: null, error: target.error }
+          : await client.post(url, target.address, signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body), body);
+        if (result.ok && attempts === 0) {
+          delivered.push(entryId);
+          if (delivered.length >= ACK_EVERY) flush();
+        } else if (result.ok) {
+          if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'delivered' }))) return rt.clock.now();
+          attempts = 0;
+        } else if (++attempts > webhookRetryScheduleMs.length) {
+          rt.log.warn('webhook delivery given up', { space_id: spaceId, event_id: evtId, attempts, status: result.status });
+          if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'gave_up', attempts, error: result.error!, envelope: body }))) return rt.clock.now();
+          attempts = 0;
+        } else {
+          const retryAt = rt.clock.now() + webhookRetryScheduleMs[attempts - 1]!;
+          const current = await recordAttempt(rt, spaceId, hook, entryId, { kind: 'retry', attempts, nextAt: retryAt, error: result.error! });
+          return current ? retryAt : rt.clock.now();
+        }
+        if (performance.now() > budgetEnds) return rt.clock.now();
+      }
+    } finally {
+      flush();
+      await Promise.all(acks);
+    }
+  }
+}
+
+/**
+ * Starts a worker loop in this process (the `worker` role of `mailbox serve`). It needs the master key
+ * to open the secrets: set_webhook cannot declare without one either.
+ */
+export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = {}): RunningWebhookWorker {
+  const concurrency = options.concurrency ?? 64;
+  const idleMs = options.idleMs ?? 100;
+  const client = new WebhookClient(rt.config);
+  const active = new Set<Promise<void>>();
+  let running = true;
+  let nextSweep = 0;
+  let sweeping: Promise<void> = Promise.resolve();
+  let wakeIdle: (() => void) | null = null;
+
+  const run = (spaceId: string, token: string) => {
+    const task = (async () => {
+      let next: number | null = rt.clock.now() + ERROR_PAUSE_MS;
+      try {
+        next = await deliverSpace(rt, client, spaceId);
+      } catch (error) {
+        rt.log.error('webhook delivery failed', { space_id: spaceId, error: String((error as Error)?.stack ?? error) });
+      }
+      try {
+        await settleSpace(rt, spaceId, token, next);
+      } catch (error) {
+        // The lease ends by itself: another claim takes the space.
+        rt.log.warn('webhook claim not settled', { space_id: spaceId, error: (error as Error).message });
+      }
+    })().finally(() => {
+      active.delete(task);
+      wakeIdle?.();
+    });
+    active.add(task);
+  };
+
+  const loop = (async () => {
+    let shard = 0;
+    while (running) {
+      let claimed = 0;
+      try {
+        // Beside the claims, not before them: a sweep reads every space with a webhook.
+        if (performance.now() >= nextSweep) {
+          nextSweep = performance.now() + SWEEP_EVERY_MS;
+          sweeping = sweepWebhooks(rt).then(
+            () => {},
+            (error: Error) => rt.log.warn('webhook sweep failed', { error: error.message }),
+          );
+        }
+        for (let i = 0; i < WEBHOOK_SHARDS && running && active.size < concurrency; i++) {
+          shard = (shard + 1) % WEBHOOK_SHARDS;
+          const { spaces, token } = await claimSpaces(rt, shard, concurrency - active.size);
+          for (const spaceId of spaces) run(spaceId, token);
+          claimed += spaces.length;
+        }
+      } catch (error) {
+        rt.log.warn('webhook claim failed', { error: (error as Error).message });
+      }
+      if (!running) break;
+      // Nothing due, or every slot busy: wait for a slot to free or the idle pause, whichever first.
+      if (claimed === 0 || active.size >= concurrency) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, idleMs);
+          wakeIdle = () => {
+            if (active.size < concurrency) {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+        });
+        wakeIdle = null;
+      }
+    }
+  })();
+
+  return {
+    async close() {
+      running = false;
+      wakeIdle?.();
+      await loop;
+      await Promise.all([...active, sweeping]);
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * event_feed: emission order, cursors (always a string, identical when nothing is new, foreign or
+ * forged refused), retention by age on the injected clock, restricted keys, and a reader that sees
+ * each of 1000 concurrently emitted events exactly once and in order.
+ */
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
+import { ManualClock } from '../../src/clock.js';
+import { encodeCursor } from '../../src/cursor.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { startService } from '../helpers/service.js';
+
+const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
+const svc = await startService({
+  clock,
+  env: { MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_LOOPBACK: '1' },
+});
+
+async function inbox(apiKey: string): Promise<string> {
+  const res = await svc.call(apiKey, 'create_inbox', { username: `boite-${randomBytes(3).toString('hex')}`, display_name: 'Boîte' });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.id;
+}
+
+/** One real event: the circuit breaker suspends the inbox (then the operator resumes it, without event). */
+async function emit(spaceId: string, inboxId: string, reason = 'taux de rebond trop élevé'): Promise<void> {
+  await suspendInbox(svc.rt, spaceId, inboxId, reason);
+  await resumeInbox(svc.rt, spaceId, inboxId);
+}
+
+const feed = (apiKey: string, body: Record<string, unknown> = {}) => svc.call(apiKey, 'event_feed', body);
+
+t.test('in emission order, by pages; next_cursor always a string, identical when nothing is new', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const empty = await feed(apiKey);
+  t.equal(empty.status, 200);
+  t.same(empty.body.events, []);
+  t.type(empty.body.next_cursor, 'string');
+  t.equal((await feed(apiKey)).body.next_cursor, empty.body.next_cursor, 'the same cursor for the same empty start');
+  const still = await feed(apiKey, { after: empty.body.next_cursor });
+  t.equal(still.body.next_cursor, empty.body.next_cursor, 'identical when nothing is new');
+
+  const box = await inbox(apiKey);
+  for (let i = 1; i <= 5; i++) await emit(spaceId, box, `raison ${i}`);
+  const first = await feed(apiKey, { after: empty.body.next_cursor, limit: 2 });
+  t.same(first.body.events.map((e: any) => e.data.reason), ['raison 1', 'raison 2']);
+  const rest = await feed(apiKey, { after: first.body.next_cursor, limit: 500 });
+  t.same(rest.body.events.map((e: any) => e.data.reason), ['raison 3', 'raison 4', 'raison 5']);
+  const none = await feed(apiKey, { after: rest.body.next_cursor });
+  t.same(none.body.events, []);
+  t.equal(none.body.next_cursor, rest.body.next_cursor, 'unchanged at the end');
+  t.same((await feed(apiKey)).body.events.length, 5, 'without after: from the oldest');
+
+  const envelope = rest.body.events[0];
+  t.match(envelope, {
+    id: /^evt_[0-9a-z]{20}$/,
+    type: 'mail.inbox.suspended',
+    occurred_at: '2026-11-23T08:00:00.000Z',
+    account: { space_id: spaceId },
+    subject: { person: null, refs: { inbox_id: box } },
+    data: { inbox_id: box, reason: 'raison 3' },
+    v: 1,
+  });
+  t.equal(new Set([...first.body.events, ...rest.body.events].map((e: any) => e.id)).size, 5, 'every evt id unique');
+  const again = await feed(apiKey, { after: first.body.next_cursor, limit: 1 });
+  t.equal(again.body.events[0].id, envelope.id, 'an id is stable: rereading gives the same envelope');
+});
+
+t.test('cursor rules: another space, forged, malformed; limit bounds', async (t) => {
+  const { apiKey } = await svc.space();
+  const other = await svc.space();
+  const mine = (await feed(apiKey)).body.next_cursor;
+  for (const [key, after] of [
+    [other.apiKey, mine],
+    [apiKey, 'pas-un-curseur'],
+    [apiKey, encodeCursor('spc_x|event_feed', '0-0')],
+    [apiKey, Buffer.from(JSON.stringify([`${'x'}|event_feed`, '1-0'])).toString('base64url')],
+  ] as const) {
+    const res = await feed(key, { after });
+    t.equal(res.status, 400);
+    t.equal(res.body.error.code, 'invalid_argument');
+    t.equal(res.body.error.hint.parameter, 'after');
+  }
+  const settings = await svc.call(apiKey, 'get_settings');
+  const forged = encodeCursor(`${settings.body.space.id}|event_feed`, '../../etc');
+  t.equal((await feed(apiKey, { after: forged })).body.error.hint.parameter, 'after', 'a well-scoped cursor with no stream position');
+  for (const limit of [0, 501, 1.5]) t.equal((await feed(apiKey, { limit })).body.error.hint.parameter, 'limit');
+  t.equal((await feed(apiKey, { since: 'x' })).body.error.hint.parameter, 'since');
+});
+
+t.test('a key restricted to inboxes sees their events only; its cursor moves past the others', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const [a, b] = [await inbox(apiKey), await inbox(apiKey)];
+  const reader = await svc.key(apiKey, { name: 'lecteur-a', permissions: ['read'], inbox_ids: [a] });
+  await emit(spaceId, b, 'b1');
+  await emit(spaceId, b, 'b2');
+  const hidden = await feed(reader.apiKey);
+  t.same(hidden.body.events, []);
+  const start = await feed(reader.apiKey, { after: hidden.body.next_cursor });
+  t.equal(start.body.next_cursor, hidden.body.next_cursor);
+  await emit(spaceId, a, 'a1');
+  await emit(spaceId, b, 'b3');
+  await emit(spaceId, a, 'a2');
+  const seen = await feed(reader.apiKey, { after: hidden.body.next_cursor, limit: 1 });
+  t.same(seen.body.events.map((e: any) => e.data.reason), ['a1']);
+  const next = await feed(reader.apiKey, { after: seen.body.next_cursor });
+  t.same(next.body.events.map((e: any) => e.data.reason), ['a2'], 'b3 skipped');
+  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['b1', 'b2', 'a1', 'b3', 'a2'], 'the whole space for an unrestricted key');
+});
+
+t.test('webhook.test goes to the webhook only, not to the feed', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const declared = await svc.call(apiKey, 'set_webhook', { url: 'https://127.0.0.1:9/crochet' });
+  t.equal(declared.status, 200, JSON.stringify(declared.body.error ?? 'déclaré'));
+  const entries = await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+');
+  t.match(entries.map(([, fields]) => JSON.parse(fields[1]!).type), ['webhook.test']);
+  t.same((await feed(apiKey)).body.events, []);
+  await emit(spaceId, await inbox(apiKey));
+  t.same((await feed(apiKey)).body.events.map((e: any) => e.type), ['mail.inbox.suspended']);
+});
+
+t.test('kept by age: 30 days on the injected clock, whatever their number', async (t) => {
+  clock.set('2026-11-23T08:00:00.000Z');
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const box = await inbox(apiKey);
+  for (let i = 0; i < 3; i++) await emit(spaceId, box, 'ancien');
+  clock.advance(29 * 86400_000);
+  await emit(spaceId, box, 'récent');
+  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['ancien', 'ancien', 'ancien', 'récent'], '29 days: all kept');
+  clock.set(Date.parse('2026-11-23T08:00:00.000Z') + 30 * 86400_000 + 1);
+  await emit(spaceId, box, 'neuf');
+  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['récent', 'neuf'], 'older than 30 days: trimmed');
+  const [firstId] = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+', 'COUNT', 1))[0]!;
+  t.equal(firstId.split('-')[0], String(Date.parse('2026-11-23T08:00:00.000Z') + 29 * 86400_000), 'stream ids follow the injected clock');
+  clock.set('2026-11-23T08:00:00.000Z');
+});
+
+t.test('ids stay increasing when the clock goes back (another front end behind)', async (t) => {
+  clock.set('2026-11-25T08:00:00.000Z');
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const box = await inbox(apiKey);
+  await emit(spaceId, box, 'devant');
+  clock.set('2026-11-25T07:59:00.000Z');
+  await emit(spaceId, box, 'derrière');
+  const ids = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([id]) => id);
+  t.same(ids, [`${Date.parse('2026-11-25T08:00:00.000Z')}-0`, `${Date.parse('2026-11-25T08:00:00.000Z')}-1`]);
+  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  clock.set('2026-11-23T08:00:00.000Z');
+});
+
+t.test('a reader following next_cursor sees 1000 concurrently emitted events exactly once, in order', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const boxes = await Promise.all(Array.from({ length: 10 }, () => inbox(apiKey)));
+  let cursor = (await feed(apiKey)).body.next_cursor as string;
+  const seen: string[] = [];
+  let emitting = true;
+  const emitters = Promise.all(
+    boxes.map(async (box, n) => {
+      for (let i = 0; i < 100; i++) {
+        if (i % 25 === 0 && n === 0) clock.advance(1);
+        await emit(spaceId, box, `${n}-${i}`);
+      }
+    }),
+  ).finally(() => (emitting = false));
+  let pages = 0;
+  while (emitting || seen.length < 1000) {
+    const page = await feed(apiKey, { after: cursor, limit: 1 + (pages++ % 7) * 37 });
+    t.equal(page.status, 200);
+    for (const event of page.body.events) seen.push(event.id);
+    if (!page.body.events.length) t.equal(page.body.next_cursor, cursor, 'identical when nothing is new');
+    cursor = page.body.next_cursor;
+    if (!emitting && !page.body.events.length) break;
+  }
+  await emitters;
+  const stream = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!).id);
+  t.equal(stream.length, 1000);
+  t.equal(new Set(seen).size, seen.length, 'no event twice');
+  t.same(seen, stream, 'every event, in emission order');
+  t.ok(pages > 10, `read while emitting (${pages} pages)`);
+});

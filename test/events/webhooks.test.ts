@@ -1,0 +1,192 @@
+/**
+ * Signed webhook deliveries to a real https receiver on loopback, every signature checked by the
+ * `standardwebhooks` package (an independent implementation): webhook.test, order, retries after a 500
+ * or a timeout, give-ups in the journal, the SSRF guard at delivery, replacement, the sweeper.
+ */
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { Webhook } from 'standardwebhooks';
+import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
+import { ManualClock } from '../../src/clock.js';
+import { globalKeys } from '../../src/redis/keys.js';
+import { sweepWebhooks, webhookShard } from '../../src/webhooks/wake.js';
+import { startWebhookWorker } from '../../src/webhooks/worker.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { startReceiver, type Received } from '../helpers/webhooks.js';
+
+const receiver = await startReceiver();
+const MASTER_KEY = randomBytes(32).toString('base64');
+const env = {
+  MAILBOX_MASTER_KEY: MASTER_KEY,
+  WEBHOOK_ALLOW_LOOPBACK: '1',
+  WEBHOOK_CA_FILE: receiver.caFile,
+  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '3000',
+};
+const svc = await startService({ env });
+svc.dns.a('hook.test', '127.0.0.1');
+const worker = startWebhookWorker(svc.rt, { idleMs: 20 });
+t.teardown(() => worker.close());
+
+const spaceOf = (r: Received): string => JSON.parse(r.body).account.space_id;
+const reasonOf = (r: Received): string => JSON.parse(r.body).data.reason;
+const fromSpace = (spaceId: string, type?: string) => (r: Received) => spaceOf(r) === spaceId && (!type || r.type.startsWith(type));
+
+/** Checks a delivery with the standardwebhooks package; returns the parsed payload. */
+function verify(secret: string, r: Received): any {
+  const headers = r.headers as Record<string, string>;
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': headers['webhook-id']!,
+    'webhook-timestamp': headers['webhook-timestamp']!,
+    'webhook-signature': headers['webhook-signature']!,
+  });
+}
+
+async function space(s: TestService = svc, path = '/recevoir', host = 'hook.test') {
+  const { apiKey, spaceId } = await s.space({ plan: 'pro' });
+  const box = await s.call(apiKey, 'create_inbox', { username: `boite-${randomBytes(3).toString('hex')}`, display_name: 'Boîte' });
+  const hook = await s.call(apiKey, 'set_webhook', { url: `https://${host}:${receiver.port}${path}` });
+  if (hook.status !== 200) throw new Error(JSON.stringify(hook.body));
+  return { apiKey, spaceId, inboxId: box.body.id as string, secret: hook.body.secret as string };
+}
+
+/** Until no worker holds the space nor has it due: its deliveries are over. */
+async function settled(spaceId: string): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if ((await svc.rt.redis.zscore(globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(spaceId)), spaceId)) === null) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+async function emit(s: TestService, spaceId: string, inboxId: string, reason: string): Promise<void> {
+  await suspendInbox(s.rt, spaceId, inboxId, reason);
+  await resumeInbox(s.rt, spaceId, inboxId);
+}
+
+t.test('webhook.test at once, then events in order; every signature verified, svix headers alike', async (t) => {
+  const { apiKey, spaceId, inboxId, secret } = await space();
+  const [test] = await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  const payload = verify(secret, test!);
+  t.match(payload, { type: 'webhook.test', account: { space_id: spaceId }, data: { url: `https://hook.test:${receiver.port}/recevoir` }, v: 1 });
+  t.equal(test!.headers['webhook-id'], payload.id);
+  t.equal(test!.headers['content-type'], 'application/json');
+  for (const name of ['id', 'timestamp', 'signature']) t.equal(test!.headers[`svix-${name}`], test!.headers[`webhook-${name}`], `svix-${name}`);
+  t.ok(Math.abs(Number(test!.headers['webhook-timestamp']) - Date.now() / 1000) < 30, 'timestamp in seconds, now');
+  t.throws(() => verify(`whsec_${randomBytes(32).toString('base64')}`, test!), 'another secret does not verify');
+
+  for (let i = 1; i <= 5; i++) await emit(svc, spaceId, inboxId, `ordre ${i}`);
+  const got = await receiver.until(5, fromSpace(spaceId, 'mail.'));
+  t.same(got.map(reasonOf), ['ordre 1', 'ordre 2', 'ordre 3', 'ordre 4', 'ordre 5']);
+  for (const r of got) t.equal(verify(secret, r).id, r.id);
+  const feed = await svc.call(apiKey, 'event_feed', {});
+  t.same(got.map((r) => r.body), feed.body.events.map((e: unknown) => JSON.stringify(e)), 'the same envelopes as the feed, byte for byte');
+});
+
+t.test('a 500 is retried, signed again; the next event waits for it', async (t) => {
+  const { spaceId, inboxId, secret } = await space();
+  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  receiver.answer = (r, nth) => ({ status: spaceOf(r) === spaceId && reasonOf(r) === 'refusé une fois' && nth === 1 ? 500 : 200 });
+  await emit(svc, spaceId, inboxId, 'refusé une fois');
+  await emit(svc, spaceId, inboxId, 'suivant');
+  const got = await receiver.until(3, fromSpace(spaceId, 'mail.'));
+  receiver.answer = () => ({ status: 200 });
+  t.same(got.map(reasonOf), ['refusé une fois', 'refusé une fois', 'suivant'], 'in order: the retry before the next event');
+  t.equal(got[0]!.id, got[1]!.id, 'same webhook-id');
+  for (const r of got) t.ok(verify(secret, r), 'retried delivery verifies');
+  t.ok(got[1]!.at - got[0]!.at >= 90, `retried after the first wait (${got[1]!.at - got[0]!.at} ms)`);
+});
+
+t.test('no answer within the timeout counts as a failure and is retried', async (t) => {
+  const { spaceId, inboxId, secret } = await space();
+  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  receiver.answer = (r, nth) => ({ status: 200, delayMs: spaceOf(r) === spaceId && nth === 1 ? 1500 : 0 });
+  await emit(svc, spaceId, inboxId, 'lent');
+  const got = await receiver.until(2, fromSpace(spaceId, 'mail.'));
+  receiver.answer = () => ({ status: 200 });
+  t.equal(got[0]!.id, got[1]!.id);
+  t.ok(verify(secret, got[1]!));
+});
+
+t.test('after the last retry the event is given up, journalled, and the next one goes', async (t) => {
+  const { apiKey, spaceId, inboxId } = await space();
+  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  receiver.answer = (r) => ({ status: spaceOf(r) === spaceId && reasonOf(r) === 'jamais' ? 503 : 200 });
+  await emit(svc, spaceId, inboxId, 'jamais');
+  await emit(svc, spaceId, inboxId, 'ensuite');
+  const got = await receiver.until(5, fromSpace(spaceId, 'mail.'));
+  receiver.answer = () => ({ status: 200 });
+  t.same(got.map(reasonOf), ['jamais', 'jamais', 'jamais', 'jamais', 'ensuite'], 'one try and three retries, then the next');
+  const history = await svc.call(apiKey, 'list_events', { inbox_id: inboxId });
+  const line = history.body.events.find((e: any) => e.kind === 'webhook.gave_up');
+  t.match(line, {
+    actor: { kind: 'service', name: 'Mailbox', you: false },
+    inbox_id: inboxId,
+    text: new RegExp(`^Abandon de l'envoi de l'événement mail\\.inbox\\.suspended \\(${got[0]!.id}\\) au webhook « https://hook\\.test:${receiver.port}/recevoir » après 4 tentatives : réponse HTTP 503$`),
+  });
+});
+
+t.test('the SSRF guard runs again at delivery: a name now pointing inside is not called', async (t) => {
+  svc.dns.a('rebind.test', '127.0.0.1');
+  const { apiKey, spaceId, inboxId } = await space(svc, '/rebind', 'rebind.test');
+  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  svc.dns.remove('rebind.test', 'A');
+  svc.dns.a('rebind.test', '10.0.0.7');
+  await emit(svc, spaceId, inboxId, 'détourné');
+  let line: any;
+  for (let i = 0; i < 100 && !line; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    line = (await svc.call(apiKey, 'list_events', { inbox_id: inboxId })).body.events.find((e: any) => e.kind === 'webhook.gave_up');
+  }
+  t.match(line?.text, /après 4 tentatives : rebind\.test pointe vers une adresse interne \(réseau privé : 10\.0\.0\.7\)\.$/);
+  t.equal(receiver.received.filter(fromSpace(spaceId, 'mail.')).length, 0, 'never connected');
+});
+
+t.test('a lost wake-up is repaired by the sweeper', async (t) => {
+  const { spaceId, inboxId, secret } = await space();
+  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  t.ok(await settled(spaceId));
+  const hook = svc.rt.scripts.afterEvents;
+  svc.rt.scripts.afterEvents = null;
+  await emit(svc, spaceId, inboxId, 'oublié');
+  svc.rt.scripts.afterEvents = hook;
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(receiver.received.filter(fromSpace(spaceId, 'mail.')).length, 0, 'nobody woke it');
+  await svc.rt.redis.del(globalKeys.webhookSweep(svc.rt.config.webhookIndex));
+  t.ok((await sweepWebhooks(svc.rt))! >= 1);
+  t.equal(await sweepWebhooks(svc.rt), null, 'one sweep per period across workers');
+  const [got] = await receiver.until(1, fromSpace(spaceId, 'mail.'));
+  t.equal(reasonOf(got!), 'oublié');
+  t.ok(verify(secret, got!));
+});
+
+t.test('spaces without a webhook are woken, then dropped from the index', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const box = await svc.call(apiKey, 'create_inbox', { username: `sans-${randomBytes(3).toString('hex')}`, display_name: 'Sans' });
+  await emit(svc, spaceId, box.body.id, 'personne');
+  t.ok(await settled(spaceId));
+});
+
+t.test('a replacement gets a new secret and, at once, what the old address had not taken', async (t) => {
+  const clock = new ManualClock(Date.now());
+  const slow = await startService({ clock, env: { ...env, WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  slow.dns.a('hook.test', '127.0.0.1');
+  const own = startWebhookWorker(slow.rt, { idleMs: 20 });
+  t.teardown(() => own.close());
+  receiver.answer = (r) => ({ status: r.path === '/ancien' ? 500 : 200 });
+  const { apiKey, spaceId, secret: oldSecret } = await space(slow, '/ancien');
+  const [failed] = await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  t.ok(verify(oldSecret, failed!));
+  clock.advance(61_000);
+  const replaced = await slow.call(apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/nouveau` });
+  t.equal(replaced.body.replaced, true);
+  const got = await receiver.until(3, fromSpace(spaceId, 'webhook.test'));
+  receiver.answer = () => ({ status: 200 });
+  t.equal(got[1]!.id, failed!.id, 'the waiting event went first, without its hour of wait');
+  t.not(got[2]!.id, failed!.id, 'then the new declaration’s webhook.test');
+  for (const r of got.slice(1)) {
+    t.ok(verify(replaced.body.secret, r), 'signed with the new secret');
+    t.throws(() => verify(oldSecret, r), 'not with the old one');
+  }
+});

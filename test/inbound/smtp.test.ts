@@ -1,0 +1,140 @@
+/** Real SMTP into the service: routing at RCPT, size, authentication results, threading, auto-replies. */
+import { generateKeyPairSync } from 'node:crypto';
+import t from 'tap';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { startInbound } from '../helpers/inbound.js';
+import { recipient, send, sender } from '../helpers/outbound.js';
+import { MASTER_KEY } from '../helpers/domains.js';
+import { startService } from '../helpers/service.js';
+
+const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SMTP_MAX_BYTES: String(64 * 1024) } });
+const inbound = await startInbound(svc);
+
+async function threadOf(spaceId: string, threadId: string) {
+  return svc.rt.redis.hgetall(spaceKeys(spaceId).thread(threadId));
+}
+
+t.test('a reply to an outgoing message lands in its thread, sets correspondent_wrote and emits mail.thread.replied', async (t) => {
+  const s = await sender(svc);
+  const to = recipient();
+  const sent = await send(svc, s, { to, subject: 'Proposition', metadata: { crm: 42 } });
+  t.equal(sent.status, 200);
+  const { message, thread } = sent.body;
+  const header = await svc.rt.redis.hget(spaceKeys(s.spaceId).message(message.id), 'message_id_header');
+  await svc.rt.redis.zadd(spaceKeys(s.spaceId).threadOutbound(thread.id), Date.now(), 'x');
+  await inbound.send({
+    from: { name: 'Marie Client', address: to },
+    to: s.address,
+    subject: 'Re: Proposition',
+    inReplyTo: header!,
+    references: [header!],
+    text: "Oui, jeudi me va.\n\nLe lun. 23 nov. 2026 à 09:00, Équipe ventes <ventes@x.test> a écrit :\n> Bonjour,\n> une proposition.\n",
+  });
+  const read = await svc.call(s.apiKey, 'get_thread', { thread_id: thread.id });
+  t.equal(read.status, 200, JSON.stringify(read.body));
+  t.equal(read.body.messages.length, 2);
+  const reply = read.body.messages[1];
+  t.match(reply, { direction: 'inbound', status: 'received', from: to, auto_reply: false, reply_text: 'Oui, jeudi me va.' });
+  t.ok(reply.received_at);
+  const stored = await threadOf(s.spaceId, thread.id);
+  t.equal(stored.correspondent_wrote, '1');
+  t.equal(stored.last_direction, 'inbound');
+  t.equal(read.body.thread.unread, true);
+  t.equal(await svc.rt.redis.exists(spaceKeys(s.spaceId).threadOutbound(thread.id)), 0, 'loop guard cleared');
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  const replied = feed.body.events.find((e: { type: string }) => e.type === 'mail.thread.replied');
+  t.match(replied.data, { thread_id: thread.id, text: /jeudi/, metadata: { crm: 42 }, answered: { message_id: message.id } });
+});
+
+t.test('mail from someone new opens a thread (mail.message.received); a second mail with the same subject joins it', async (t) => {
+  const s = await sender(svc);
+  const from = recipient('inconnu');
+  await inbound.send({ from, to: s.address, subject: 'Question sur vos tarifs', text: 'Bonjour, combien ?' });
+  await inbound.send({ from, to: s.address, subject: 'RE: Question sur vos tarifs', text: 'Pardon, je précise.' });
+  await inbound.send({ from: recipient('autre'), to: s.address, subject: 'Question sur vos tarifs', text: 'Moi aussi.' });
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  t.equal(list.status, 200);
+  t.equal(list.body.items.length, 2, 'same subject from another correspondent is another thread');
+  const mine = list.body.items.find((th: { contact: string }) => th.contact === from);
+  t.equal(mine.message_count, 2);
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  t.equal(feed.body.events.filter((e: { type: string }) => e.type === 'mail.message.received').length, 2);
+});
+
+t.test('an unknown recipient is refused at RCPT with 550', async (t) => {
+  const s = await sender(svc);
+  const error = await inbound.send({ from: recipient(), to: `personne@${s.domain}`, subject: 'x', text: 'x' }).catch((e) => e);
+  t.equal(error.responseCode, 550);
+  t.match(error.response, /5\.1\.1/);
+  const forged = await inbound.send({ from: recipient(), to: `bounces+spc_00000000000000000000.msg_00000000000000000000@${s.domain}`, subject: 'x', text: 'x' }).catch((e) => e);
+  t.equal(forged.responseCode, 550, 'a VERP address of no message is unknown too');
+});
+
+t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {
+  const s = await sender(svc);
+  const error = await inbound.send({ from: recipient(), to: s.address, subject: 'Gros', text: 'x'.repeat(100 * 1024) }).catch((e) => e);
+  t.ok(error.responseCode === 552 || error.code === 'EMESSAGE', `refused: ${error.response ?? error.message}`);
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  t.equal(list.body.items.length, 0);
+});
+
+t.test('a forged DKIM signature is recorded as failing', async (t) => {
+  const s = await sender(svc);
+  const published = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const forger = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const der = published.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+  svc.dns.txt('sel._domainkey.expediteur.test', `v=DKIM1; k=rsa; p=${der}`);
+  await inbound.send({
+    from: 'paul@expediteur.test',
+    to: s.address,
+    subject: 'Signé',
+    text: 'Bonjour',
+    dkim: { domainName: 'expediteur.test', keySelector: 'sel', privateKey: forger.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+  });
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  const thread = await svc.call(s.apiKey, 'get_thread', { thread_id: list.body.items[0].id });
+  const message = await svc.call(s.apiKey, 'get_message', { message_id: thread.body.messages[0].id });
+  t.equal(message.status, 200);
+  t.match(message.body.headers.authentication, { dkim: [{ domain: 'expediteur.test', result: 'fail' }] });
+});
+
+t.test('an out-of-office is marked auto_reply and does not set correspondent_wrote', async (t) => {
+  const s = await sender(svc);
+  const to = recipient();
+  const sent = await send(svc, s, { to, subject: 'Rendez-vous' });
+  const header = await svc.rt.redis.hget(spaceKeys(s.spaceId).message(sent.body.message.id), 'message_id_header');
+  await inbound.send({
+    from: to,
+    to: s.address,
+    subject: 'Réponse automatique : absent du bureau',
+    inReplyTo: header!,
+    headers: { 'Auto-Submitted': 'auto-replied' },
+    text: "Je suis absent jusqu'au 30 novembre.",
+  });
+  const read = await svc.call(s.apiKey, 'get_thread', { thread_id: sent.body.thread.id });
+  t.equal(read.body.messages[1].auto_reply, true);
+  t.equal((await threadOf(s.spaceId, sent.body.thread.id)).correspondent_wrote, '0');
+  const reply = await svc.call(s.apiKey, 'reply_to_thread', { thread_id: sent.body.thread.id, text: 'Relance', dry_run: true });
+  t.equal(reply.status, 200, 'an own-domain inbox may still follow up');
+});
+
+t.test('a common-domain inbox answers only after the correspondent wrote', async (t) => {
+  const { apiKey } = await svc.space({ plan: 'pro' });
+  const created = await svc.call(apiKey, 'create_inbox', { username: `agent-${Date.now().toString(36)}`, display_name: 'Agent' });
+  t.equal(created.status, 200);
+  const from = recipient('prospect');
+  await inbound.send({ from, to: created.body.address, subject: 'Bonjour agent', text: 'Pouvez-vous me répondre ?' });
+  const list = await svc.call(apiKey, 'list_threads', { inbox_id: created.body.id });
+  const reply = await svc.call(apiKey, 'reply_to_thread', { thread_id: list.body.items[0].id, text: 'Avec plaisir.' });
+  t.equal(reply.status, 200, JSON.stringify(reply.body));
+  const first = await svc.call(apiKey, 'send_email', { inbox_id: created.body.id, to: recipient(), subject: 'Salut', text: 'Bonjour' });
+  t.equal(first.body.error.code, 'own_domain_required');
+});
+
+t.test('HTML-only mail gets a text version', async (t) => {
+  const s = await sender(svc);
+  await inbound.send({ from: recipient(), to: s.address, subject: 'HTML', html: '<p>Bonjour <b>à vous</b></p>' });
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  const read = await svc.call(s.apiKey, 'get_thread', { thread_id: list.body.items[0].id });
+  t.match(read.body.messages[0], { has_html: true, text: /Bonjour à vous/i });
+});

@@ -1,0 +1,98 @@
+/** list_threads, get_thread and classify_thread: paging, the body budget, classification, every refusal. */
+import t from 'tap';
+import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
+import { MASTER_KEY } from '../helpers/domains.js';
+import { recipient, sender } from '../helpers/outbound.js';
+import { startService } from '../helpers/service.js';
+
+const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
+
+const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail => ({
+  from, from_name: '', reply_to: '', subject, text, html: '', message_id_header: '', in_reply_to: '', references: [],
+  automatic: false, auth_results: {}, attachments: [], ...extra,
+});
+
+const s = await sender(svc);
+const inbox = { id: s.inboxId, address: s.address };
+const correspondent = recipient('long');
+const body = 'é'.repeat(2555); // about 5 KB in UTF-8: 40 of them fit in 200 KB, not 41
+for (let i = 0; i < 120; i++) await receiveInbound(svc.rt, s.spaceId, inbox, mail(correspondent, 'Long échange', `${i}\n${body}`));
+const other = await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('court'), 'Autre sujet', 'Bonjour'));
+
+t.test('get_thread on a 120-message thread pages 50/50/20 and truncates past 200 KB', async (t) => {
+  const list = await svc.call(s.apiKey, 'list_threads', { contact: correspondent });
+  t.equal(list.body.items.length, 1);
+  const threadId = list.body.items[0].id;
+  t.equal(list.body.items[0].message_count, 120);
+  const pages = [];
+  let cursor: string | undefined;
+  do {
+    const res = await svc.call(s.apiKey, 'get_thread', { thread_id: threadId, ...(cursor ? { cursor } : {}) });
+    t.equal(res.status, 200);
+    pages.push(res.body);
+    cursor = res.body.next_cursor ?? undefined;
+  } while (cursor);
+  t.same(pages.map((p) => p.messages.length), [50, 50, 20]);
+  t.same(pages.map((p) => p.truncated), [true, true, false]);
+  const first = pages[0].messages;
+  t.equal(first[0].text.startsWith('0\n'), true, 'oldest first');
+  t.notOk(first[39].truncated, '40 bodies of 5 KB fit in 200 KB');
+  t.equal(first[40].truncated, true);
+  t.equal(first[49].text, '', 'past the budget, bodies are empty');
+  t.equal(pages[2].messages[19].text.startsWith('119\n'), true);
+});
+
+t.test('list_threads: newest activity first, filters, cursor', async (t) => {
+  const all = await svc.call(s.apiKey, 'list_threads', { limit: 1 });
+  t.equal(all.body.items[0].id, other.thread_id, 'the latest activity first');
+  const next = await svc.call(s.apiKey, 'list_threads', { limit: 1, cursor: all.body.next_cursor });
+  t.equal(next.body.items[0].contact, correspondent);
+  t.equal(next.body.next_cursor, null);
+  t.equal((await svc.call(s.apiKey, 'list_threads', { unread: false })).body.items.length, 0);
+});
+
+t.test('classify_thread replaces labels, archives and restores, marks read and unread', async (t) => {
+  const thread = other.thread_id;
+  let res = await svc.call(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['prospect', 'chaud'], read: true });
+  t.match(res.body.thread, { labels: ['prospect', 'chaud'], unread: false });
+  res = await svc.call(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['client'], archived: true });
+  t.match(res.body.thread, { labels: ['client'], archived: true });
+  t.equal((await svc.call(s.apiKey, 'list_threads', { label: 'client' })).body.items.length, 0, 'archived threads are left out');
+  t.equal((await svc.call(s.apiKey, 'list_threads', { label: 'client', archived: true })).body.items.length, 1);
+  res = await svc.call(s.apiKey, 'classify_thread', { thread_id: thread, archived: false, read: false });
+  t.match(res.body.thread, { archived: false, unread: true });
+  const journal = await svc.call(s.apiKey, 'list_events', { thread_id: thread });
+  t.ok(journal.status === 200 || journal.status === 400, 'journal readable');
+});
+
+t.test('every refusal of the three tools', async (t) => {
+  const { apiKey: stranger } = await svc.space();
+  const readOnly = await svc.key(s.apiKey, { name: `lecture-${Date.now()}`, permissions: ['read'] });
+  const sendOnly = await svc.key(s.apiKey, { name: `envoi-${Date.now()}`, permissions: ['send'] });
+  const thread = other.thread_id;
+  const code = async (key: string, tool: string, body: unknown) => (await svc.call(key, tool, body)).body.error?.code;
+  t.equal(await code(stranger, 'get_thread', { thread_id: thread }), 'not_found', 'another space');
+  t.equal(await code(stranger, 'classify_thread', { thread_id: thread, read: true }), 'not_found');
+  t.equal(await code(stranger, 'list_threads', { inbox_id: s.inboxId }), 'not_found');
+  t.equal(await code(sendOnly.apiKey, 'get_thread', { thread_id: thread }), 'forbidden');
+  t.equal(await code(sendOnly.apiKey, 'list_threads', {}), 'forbidden');
+  t.equal(await code(readOnly.apiKey, 'classify_thread', { thread_id: thread, read: true }), 'forbidden');
+  t.equal(await code('mbx_nope', 'list_threads', {}), 'unauthorized');
+  t.equal(await code(s.apiKey, 'get_thread', { thread_id: 'thr_x' }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'get_thread', { thread_id: thread, cursor: 'forgé' }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'list_threads', { cursor: 'forgé' }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'list_threads', { limit: 500 }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'list_threads', { folder: 'x' }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread }), 'invalid_argument', 'nothing to change');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: Array.from({ length: 21 }, (_, i) => `l${i}`) }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['x'.repeat(41)] }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['a', 'a'] }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['  '] }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: 'thr_00000000000000000000', read: true }), 'not_found');
+  const second = await svc.call(s.apiKey, 'create_inbox', { username: `autre${Date.now().toString(36)}`, domain: s.domain, display_name: 'Autre' });
+  const restricted = await svc.key(s.apiKey, { name: `restreinte-${Date.now()}`, permissions: ['read', 'send'], inbox_ids: [second.body.id] });
+  t.equal(await code(restricted.apiKey, 'get_thread', { thread_id: thread }), 'not_found', 'a restricted key sees its inboxes only');
+  t.equal(await code(restricted.apiKey, 'classify_thread', { thread_id: thread, read: true }), 'not_found');
+  t.equal(await code(restricted.apiKey, 'list_threads', { inbox_id: s.inboxId }), 'not_found');
+  t.equal((await svc.call(restricted.apiKey, 'list_threads', {})).body.items.length, 0);
+});

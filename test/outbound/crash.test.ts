@@ -1,0 +1,89 @@
+/**
+ * The delivery guarantee (docs/operations.md), checked against what a real peer MTA received: a worker
+ * process dies at each step of a delivery, a new worker takes over once the lease expires, and no
+ * queued message is lost; it is received twice only when the worker died after the peer's 250.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { SMTPServer } from 'smtp-server';
+import { ManualClock } from '../../src/clock.js';
+import { transportFor } from '../../src/delivery/transports.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { LEASE_MS, sweep } from '../../src/workers/send.js';
+import { MASTER_KEY } from '../helpers/domains.js';
+import { recipient, sender } from '../helpers/outbound.js';
+import { testRedisTarget } from '../helpers/redis.js';
+import { startService } from '../helpers/service.js';
+
+const received: string[] = [];
+let onDataStart: (() => void) | null = null;
+const peer = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, _session, callback) {
+    onDataStart?.();
+    let body = '';
+    stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    stream.on('end', () => {
+      received.push(/^Message-ID: (.*)$/im.exec(body)?.[1]?.trim() ?? '?');
+      callback();
+    });
+  },
+});
+// A killed sender resets the connection: that is the point, not an error of the peer.
+peer.on('error', () => {});
+await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+t.teardown(() => new Promise<void>((resolve) => peer.close(() => resolve())));
+const port = (peer.server.address() as { port: number }).port;
+
+const clock = new ManualClock(Date.now());
+const env = { MAILBOX_MASTER_KEY: MASTER_KEY, OUTBOUND: `smtp://127.0.0.1:${port}`, SEND_WINDOW: 'always', SPACING_SECONDS: '0' };
+const svc = await startService({ clock, env });
+const target = await testRedisTarget();
+const child = fileURLToPath(new URL('../helpers/deliver-child.ts', import.meta.url));
+
+function runChild(spaceId: string, inboxId: string, fault: string | null, killOnData: boolean): Promise<number | null> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [...process.execArgv, child], {
+      env: {
+        ...process.env,
+        ...env,
+        LOG_LEVEL: 'error',
+        CHILD_REDIS_URL: target.url ?? '',
+        REDIS_CLUSTER_NODES: target.clusterNodes?.map((n) => `${n.host}:${n.port}`).join(',') ?? '',
+        CHILD_SPACE: spaceId,
+        CHILD_INBOX: inboxId,
+        MAILBOX_FAULT_AT: fault ?? '',
+      },
+      stdio: 'inherit',
+    });
+    onDataStart = killOnData ? () => proc.kill('SIGKILL') : null;
+    proc.on('exit', (code) => resolve(code));
+  });
+}
+
+const steps = [
+  { name: 'before connect', fault: 'before_connect', killOnData: false, copies: 1 },
+  { name: 'mid-DATA', fault: null, killOnData: true, copies: 1 },
+  { name: "after the peer's 250, before the status is written", fault: 'after_accept', killOnData: false, copies: 2 },
+];
+
+for (const step of steps) {
+  t.test(`a worker killed ${step.name}`, async (t) => {
+    received.length = 0;
+    clock.set(Date.now());
+    const s = await sender(svc);
+    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Crash', text: 'Bonjour' });
+    t.equal(res.status, 200);
+    const header = `<${res.body.message.id}@${s.domain}>`;
+    const code = await runChild(s.spaceId, s.inboxId, step.fault, step.killOnData);
+    t.not(code, 0, 'the first worker died');
+    const status = () => svc.rt.redis.hget(spaceKeys(s.spaceId).message(res.body.message.id), 'status');
+    t.equal(await status(), 'sending', 'left in flight');
+    clock.set(Date.now() + LEASE_MS + 60_000); // past the lease the dead worker took on the system clock
+    await sweep(svc.rt, transportFor(svc.rt));
+    t.equal(await status(), 'sent', 'a new worker finished it');
+    t.equal(received.filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);
+  });
+}

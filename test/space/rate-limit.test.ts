@@ -1,0 +1,58 @@
+/**
+ * The per-key request budget: a token bucket in Redis, taken by the authentication script, so two
+ * front ends (and a child process) sharing one Redis share one budget; 429 with Retry-After.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { ManualClock } from '../../src/clock.js';
+import { testRedisTarget } from '../helpers/redis.js';
+import { startService } from '../helpers/service.js';
+
+const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
+const env = { RATE_LIMIT_BURST: '10', RATE_LIMIT_PER_SECOND: '2' };
+const a = await startService({ clock, env });
+const b = await startService({ clock, env });
+
+t.test('two front ends share one budget; the refusal says when to come back', async (t) => {
+  const { apiKey } = await a.space();
+  const statuses: number[] = [];
+  for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? a : b).call(apiKey, 'get_settings')).status);
+  t.same(statuses, Array(10).fill(200), 'the burst passes');
+  const refused = await a.call(apiKey, 'get_settings');
+  t.equal(refused.status, 429);
+  t.equal(refused.body.error.code, 'rate_limited');
+  t.same(refused.body.error.hint, { retry_after_seconds: 1 });
+  t.equal(refused.headers.get('retry-after'), '1');
+  t.equal((await b.call(apiKey, 'get_settings')).status, 429, 'the other front end sees the same budget');
+  const client = await a.mcp((await a.space()).apiKey);
+  t.ok(client, 'another key has its own budget');
+  clock.advance(1000);
+  t.equal((await b.call(apiKey, 'get_settings')).status, 200, 'two tokens a second come back');
+  t.equal((await a.call(apiKey, 'get_settings')).status, 200);
+  t.equal((await a.call(apiKey, 'get_settings')).status, 429);
+});
+
+t.test('MCP calls take from the same budget', async (t) => {
+  const { apiKey } = await a.space();
+  const client = await b.mcp(apiKey);
+  let refusal: unknown = null;
+  for (let i = 0; i < 12 && !refusal; i++) {
+    await client.callTool({ name: 'get_settings', arguments: {} }).catch((error: unknown) => (refusal = error));
+  }
+  t.match(String(refusal), /429|rate_limited|Trop de requêtes/);
+  t.equal((await a.call(apiKey, 'get_settings')).status, 429, 'and HTTP sees it spent');
+});
+
+t.test('a front end in a child process shares the budget too', async (t) => {
+  const { apiKey } = await a.space();
+  const target = await testRedisTarget();
+  for (let i = 0; i < 4; i++) t.equal((await a.call(apiKey, 'get_settings')).status, 200);
+  const child = fileURLToPath(new URL('../helpers/auth-child.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, child], {
+    env: { ...process.env, ...env, MBX_TEST_NOW: String(clock.now()), MBX_TEST_REDIS: JSON.stringify(target), MBX_TEST_KEY: apiKey, MBX_TEST_CALLS: '10' },
+  });
+  t.equal(stdout.trim().split('\n').pop(), '6', 'the child gets what is left of the burst, no more');
+  t.equal((await a.call(apiKey, 'get_settings')).status, 429);
+});
