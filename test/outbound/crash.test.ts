@@ -82,7 +82,7 @@ for (const step of steps) {
     const status = () => svc.rt.redis.hget(spaceKeys(s.spaceId).message(res.body.message.id), 'status');
     t.equal(await status(), 'sending', 'left in flight');
     clock.set(Date.now() + LEASE_MS + 60_000); // past the lease the dead worker took on the system clock
-    await sweep(svc.rt, transportFor(svc.rt));
+    await sweep(svc.rt, transportFor(svc.rt), [s.spaceId]);
     t.equal(await status(), 'sent', 'a new worker finished it');
     t.equal(received.filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);
   });
