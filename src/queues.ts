@@ -6,6 +6,17 @@ import { Queue } from 'bullmq';
 import { QUEUE_PREFIX } from './redis/keys.js';
 import type { Runtime } from './runtime.js';
 
+/** The runtime's queues, one per name, made on first use and closed by closeQueues. */
+const opened = new WeakMap<Runtime, Map<string, Queue>>();
+
+function queueOf<T>(rt: Runtime, name: string, prefix: string): Queue<T> {
+  let byName = opened.get(rt);
+  if (!byName) opened.set(rt, (byName = new Map()));
+  let queue = byName.get(name);
+  if (!queue) byName.set(name, (queue = new Queue(name, { connection: rt.redis, prefix })));
+  return queue as unknown as Queue<T>;
+}
+
 export const DOMAIN_QUEUE = 'domains';
 
 /** How often a domain's records are checked again, by status (interface.md part 8). */
@@ -16,16 +27,7 @@ export interface RecheckJob {
   domain_id: string;
 }
 
-const queues = new WeakMap<Runtime, Queue<RecheckJob>>();
-
-export function domainQueue(rt: Runtime): Queue<RecheckJob> {
-  let queue = queues.get(rt);
-  if (!queue) {
-    queue = new Queue<RecheckJob>(DOMAIN_QUEUE, { connection: rt.redis, prefix: QUEUE_PREFIX.domains });
-    queues.set(rt, queue);
-  }
-  return queue;
-}
+export const domainQueue = (rt: Runtime): Queue<RecheckJob> => queueOf(rt, DOMAIN_QUEUE, QUEUE_PREFIX.domains);
 
 /** One scheduler per domain; BullMQ ids may not hold `:`. */
 export const recheckSchedulerId = (spaceId: string, domainId: string): string => `recheck-${spaceId}-${domainId}`;
@@ -51,10 +53,8 @@ export async function cancelDomainRecheck(rt: Runtime, spaceId: string, domainId
 
 /** Closes the runtime's queues (not its connection, which the runtime owns). */
 export async function closeQueues(rt: Runtime): Promise<void> {
-  await Promise.all([queues.get(rt)?.close(), sendQueues.get(rt)?.close(), eraseQueues.get(rt)?.close()]);
-  queues.delete(rt);
-  sendQueues.delete(rt);
-  eraseQueues.delete(rt);
+  await Promise.all([...(opened.get(rt)?.values() ?? [])].map((queue) => queue.close()));
+  opened.delete(rt);
 }
 
 export const ERASE_QUEUE = 'erase';
@@ -65,16 +65,7 @@ export interface EraseJob {
   closes_at: number;
 }
 
-const eraseQueues = new WeakMap<Runtime, Queue<EraseJob>>();
-
-export function eraseQueue(rt: Runtime): Queue<EraseJob> {
-  let queue = eraseQueues.get(rt);
-  if (!queue) {
-    queue = new Queue<EraseJob>(ERASE_QUEUE, { connection: rt.redis, prefix: QUEUE_PREFIX.erase });
-    eraseQueues.set(rt, queue);
-  }
-  return queue;
-}
+export const eraseQueue = (rt: Runtime): Queue<EraseJob> => queueOf(rt, ERASE_QUEUE, QUEUE_PREFIX.erase);
 
 /** One job per confirmation (its time in the id): a cancelled then confirmed-again closure gets a new one. */
 export const eraseJobId = (spaceId: string, closesAt: number): string => `erase-${spaceId}-${closesAt}`;
@@ -103,16 +94,7 @@ export interface WakeJob {
   inbox_id: string;
 }
 
-const sendQueues = new WeakMap<Runtime, Queue<WakeJob>>();
-
-export function sendQueue(rt: Runtime): Queue<WakeJob> {
-  let queue = sendQueues.get(rt);
-  if (!queue) {
-    queue = new Queue<WakeJob>(SEND_QUEUE, { connection: rt.redis, prefix: QUEUE_PREFIX.send });
-    sendQueues.set(rt, queue);
-  }
-  return queue;
-}
+export const sendQueue = (rt: Runtime): Queue<WakeJob> => queueOf(rt, SEND_QUEUE, QUEUE_PREFIX.send);
 
 /**
  * A delayed job at the inbox's next departure; one job per (inbox, slot), so repeated wakes for one

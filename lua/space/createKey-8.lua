@@ -25,6 +25,7 @@
   Events: none; journal line key.created.
 ]]
 --- @include "refuse"
+--- @include "rollingLimit"
 --- @include "appendJournal"
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 for _, inboxId in ipairs(cjson.decode(ARGV[8])) do
@@ -35,18 +36,11 @@ if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
   return refuse('key_name_taken', { name = cjson.decode(ARGV[2]).name })
 end
 local now = tonumber(ARGV[5])
-local day = 86400000
-redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - day)
-if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[7]) then
-  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
-  local wait = 86400
-  if oldest[2] then wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000) end
-  return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
-end
+local limited = spaceRateLimited(KEYS[5], now, tonumber(ARGV[7]))
+if limited then return limited end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[4], ARGV[4], ARGV[1])
-redis.call('ZADD', KEYS[5], now, ARGV[1])
-redis.call('PEXPIRE', KEYS[5], day)
+spendRollingLimit(KEYS[5], now, ARGV[1])
 appendJournal(KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11])
 return cjson.encode({ ok = true })

@@ -25,6 +25,7 @@
   Events: webhook.test (webhook only); journal line webhook.declared.
 ]]
 --- @include "refuse"
+--- @include "rollingLimit"
 --- @include "appendJournal"
 --- @include "appendEvent"
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
@@ -34,19 +35,12 @@ local gap = tonumber(ARGV[4])
 if last > 0 and now - last < gap then
   return refuse('webhook_too_soon', { retry_after_seconds = math.max(math.ceil((last + gap - now) / 1000), 1) })
 end
-local day = 86400000
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - day)
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then
-  local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
-  local wait = 86400
-  if oldest[2] then wait = math.ceil((tonumber(oldest[2]) + day - now) / 1000) end
-  return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
-end
+local limited = spaceRateLimited(KEYS[3], now, tonumber(ARGV[5]))
+if limited then return limited end
 local replaced = redis.call('HEXISTS', KEYS[2], 'url') == 1
 redis.call('HSET', KEYS[2], 'url', ARGV[1], 'secret', ARGV[2], 'declared_at', ARGV[3],
   'attempts', 0, 'next_at', 0, 'last_error', '')
-redis.call('ZADD', KEYS[3], now, ARGV[7])
-redis.call('PEXPIRE', KEYS[3], day)
+spendRollingLimit(KEYS[3], now, ARGV[7])
 if not replaced then
   local created = redis.pcall('XGROUP', 'CREATE', KEYS[4], ARGV[6], '$', 'MKSTREAM')
   if type(created) == 'table' and created.err and not string.find(created.err, 'BUSYGROUP', 1, true) then error(created.err) end
