@@ -4,6 +4,7 @@
  * list_suppressions; one script writes it with its journal line and event (lua/suppression/).
  * The scope is always the space: a person who unsubscribes from one inbox is left alone by all of them.
  */
+import { isAddress } from '../src/sending/validate.js';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
@@ -82,7 +83,7 @@ export function suppressionValue(raw: string): { value: string; kind: 'address' 
   const value = raw.trim().toLowerCase();
   const domain = /^@?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})$/.exec(value);
   if (domain && !value.includes('@', 1)) return { value: `@${domain[1]}`, kind: 'domain' };
-  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) return { value, kind: 'address' };
+  if (isAddress(value)) return { value, kind: 'address' };
   return null;
 }
 

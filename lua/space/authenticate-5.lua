@@ -16,11 +16,12 @@
   Events: none.
 ]]
 --- @include "refuse"
+--- @include "hashToTable"
 local keyId = redis.call('HGET', KEYS[1], ARGV[1])
 if not keyId then return refuse('unauthorized') end
 local keyJson = redis.call('HGET', KEYS[2], keyId)
-local flat = redis.call('HGETALL', KEYS[4])
-if not keyJson or #flat == 0 then return refuse('unauthorized') end
+local space = hashToTable(KEYS[4])
+if not keyJson or not space.id then return refuse('unauthorized') end
 local now = tonumber(ARGV[2])
 local capacity = tonumber(ARGV[4])
 local perMs = tonumber(ARGV[5]) / 1000
@@ -36,8 +37,6 @@ tokens = tokens - 1
 redis.call('HSET', KEYS[5], 'tokens', string.format('%.6f', tokens), 'at', now)
 -- A bucket left alone refills to capacity; by then it says nothing an absent one would not.
 redis.call('PEXPIRE', KEYS[5], math.ceil((capacity - tokens) / perMs) + 1000)
-local space = {}
-for i = 1, #flat, 2 do space[flat[i]] = flat[i + 1] end
 local lastUsed = tonumber(redis.call('HGET', KEYS[3], keyId) or '0')
 if now - lastUsed >= tonumber(ARGV[3]) then
   redis.call('HSET', KEYS[3], keyId, now)

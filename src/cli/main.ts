@@ -2,6 +2,7 @@
  * `mailbox serve [--role all|http|smtp|worker]` runs the service; `mailbox admin ...` is the operator's CLI
  * (decisions.md 8). Both read the same environment.
  */
+import { isAddress } from '../sending/validate.js';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { createSpace, setPlan } from '../../actors/space.js';
@@ -168,7 +169,7 @@ async function admin(args: string[], io: CliIo): Promise<number> {
     },
   });
   const config = loadConfig(io.env);
-  if (!values.human || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.human)) {
+  if (!values.human || !isAddress(values.human.trim().toLowerCase())) {
     io.err('--human <email> is required and must be an e-mail address');
     return 2;
   }

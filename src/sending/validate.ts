@@ -7,9 +7,12 @@ import { PARIS } from '../texts.js';
 /** A practical address check (RFC 5321 sizes, one @, a dotted domain); the recipient's MX decides the rest. */
 const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
+/** The one address check of the service (tools, CLI, suppressions). */
+export const isAddress = (value: string): boolean => ADDRESS.test(value) && !value.includes('..');
+
 export function parseAddress(value: string, parameter: string): string {
   const address = value.trim().toLowerCase();
-  if (!ADDRESS.test(address) || address.includes('..')) {
+  if (!isAddress(address)) {
     throw new MailboxError('invalid_argument', { parameter }, { reason: 'adresse e-mail invalide.' });
   }
   return address;

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { parseAddress } from '../sending/validate.js';
 import { attachHuman } from '../../actors/human.js';
 import { iso } from '../clock.js';
-import { MailboxError } from '../errors.js';
 import { maskEmail, parisMoment } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Input, IsoDate, Output } from './schemas.js';
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export default defineTool({
   name: 'attach_human',
@@ -24,8 +23,7 @@ export default defineTool({
   verifiedRequired: false,
   effect: 'write',
   async handler({ rt, access }, input) {
-    const email = input.email.trim().toLowerCase();
-    if (!EMAIL.test(email)) throw new MailboxError('invalid_argument', { parameter: 'email' }, { reason: "ce n'est pas une adresse e-mail." });
+    const email = parseAddress(input.email, 'email');
     const expiresAt = await attachHuman(rt, access, email);
     return { human_email: maskEmail(email)!, code_sent: true, expires_at: iso(expiresAt) };
   },

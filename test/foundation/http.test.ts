@@ -43,7 +43,9 @@ t.test('bodies: empty is {}, not JSON or not an object is invalid_argument, too 
   }
   const big = await post('/v1/create_key', JSON.stringify({ name: 'x'.repeat(5000) }), { 'content-type': 'application/json' });
   t.equal(big.status, 413);
-  t.same((await big.json()).error.hint, { max_bytes: 4096 });
+  const refused = await big.json();
+  t.equal(refused.error.code, 'payload_too_large');
+  t.same(refused.error.hint, { max_bytes: 4096 });
   t.equal((await post('/v1/get_settings', '{}')).status, 200, 'the front end still answers');
 });
 
