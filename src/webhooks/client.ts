@@ -1,14 +1,19 @@
 /**
  * The HTTPS client of the webhook workers: one POST, success when a 2xx arrives within the timeout.
  * The host is resolved and checked first (`target`, src/webhooks/address.ts) and the connection goes to
- * that checked address (a pinned `lookup`), while TLS still verifies the certificate against the host
- * name. Keep-alive connections are pooled: a pooled one was opened to an address checked then.
+ * that checked address, while TLS still verifies the certificate against the host name. Keep-alive
+ * connections are pooled per checked address: a pooled one was opened to an address checked then.
  * No redirect is followed. Trusted authorities: the system's, plus WEBHOOK_CA_FILE when set (tests
  * trust their own receiver that way; TLS verification is never turned off).
+ *
+ * A small HTTP/1.1 client on node:tls rather than node:https, because a delivery is all this worker
+ * does: the request leaves in one write, and the answer is read only as far as its framing needs
+ * (status, then Content-Length, chunks or the connection's end). node:https spent twice the CPU per
+ * request, which capped a worker process (BENCHMARKS.md, Events). TLS sessions are kept per
+ * destination, so a new connection resumes rather than redoes the handshake.
  */
-import { Agent, request } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { isIP } from 'node:net';
+import { connect, createSecureContext, rootCertificates, type SecureContext, type TLSSocket } from 'node:tls';
 import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
 import { bareHost, checkedAddress, WebhookUrlError } from './address.js';
@@ -23,31 +28,165 @@ export interface PostResult {
 
 /** A receiver's answer is read this far, then the connection is dropped: only its status matters. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/**
+ * A pooled connection idle longer than this is closed rather than reused: servers close idle ones after
+ * a few seconds (Node's after 5), and a request written just as they do would be lost.
+ */
+const IDLE_MS = 4_000;
+/** TLS sessions kept for resumption, one per destination, the oldest forgotten first. */
+const MAX_SESSIONS = 256;
 
-const pinnedLookup = (address: string): LookupFunction => {
-  const family = isIP(address);
-  return (_hostname, options, callback) => {
-    if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-};
+/** What has arrived of an answer: its status, and whether it is whole (and the connection reusable). */
+export interface Answer {
+  status: number;
+  complete: boolean;
+  reusable: boolean;
+}
+
+/** Where the chunked body starting at `from` ends (after its trailers), or -1 while incomplete. */
+function chunkedEnd(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
+    if (lineEnd < 0) return -1;
+    // parseInt stops at a chunk extension (`;name=value`).
+    const size = parseInt(text.slice(at, lineEnd), 16);
+    if (Number.isNaN(size)) throw new Error('chunk illisible');
+    at = lineEnd + 2;
+    if (size > 0) {
+      at += size + 2;
+      continue;
+    }
+    for (;;) {
+      const trailerEnd = text.indexOf('\r\n', at);
+      if (trailerEnd < 0) return -1;
+      if (trailerEnd === at) return at + 2;
+      at = trailerEnd + 2;
+    }
+  }
+}
+
+/**
+ * Reads an HTTP/1.1 answer (latin1 text of the bytes so far): null until its head is in. Interim
+ * answers (1xx) are skipped. Throws on what is not HTTP/1.x.
+ */
+export function readAnswer(text: string): Answer | null {
+  let start = 0;
+  for (;;) {
+    const headEnd = text.indexOf('\r\n\r\n', start);
+    if (headEnd < 0) return null;
+    const [statusLine, ...fields] = text.slice(start, headEnd).split('\r\n');
+    const parsed = /^HTTP\/1\.([01]) (\d{3})/.exec(statusLine!);
+    if (!parsed) throw new Error('pas une réponse HTTP/1');
+    const status = Number(parsed[2]);
+    const bodyStart = headEnd + 4;
+    if (status < 200) {
+      start = bodyStart;
+      continue;
+    }
+    let length: number | null = null;
+    let chunked = false;
+    let keepAlive = parsed[1] === '1';
+    for (const field of fields) {
+      const colon = field.indexOf(':');
+      const name = field.slice(0, colon).trim().toLowerCase();
+      const value = field.slice(colon + 1).trim().toLowerCase();
+      if (name === 'content-length') length = /^\d+$/.test(value) ? Number(value) : NaN;
+      else if (name === 'transfer-encoding') chunked = value.endsWith('chunked');
+      else if (name === 'connection') keepAlive = value === 'keep-alive' || (keepAlive && !value.includes('close'));
+    }
+    if (Number.isNaN(length)) throw new Error('Content-Length illisible');
+    let end: number;
+    if (status === 204 || status === 304) end = bodyStart;
+    else if (chunked) end = chunkedEnd(text, bodyStart);
+    else if (length !== null) end = text.length >= bodyStart + length ? bodyStart + length : -1;
+    // No framing: the body ends with the connection.
+    else return { status, complete: false, reusable: false };
+    return { status, complete: end >= 0, reusable: keepAlive && end === text.length };
+  }
+}
 
 function describe(error: NodeJS.ErrnoException, timeoutMs: number): string {
   if (error.message === 'timeout') return `pas de réponse complète en ${timeoutMs / 1000} s`;
-  if (/CERT|SSL|TLS/.test(error.code ?? '') || error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `certificat refusé (${error.code})`;
+  if (/CERT|SSL|TLS/.test(error.code ?? '')) return `certificat refusé (${error.code})`;
   return `connexion impossible (${error.code ?? error.message})`;
 }
 
+const resultOf = (status: number): PostResult =>
+  status >= 200 && status < 300 ? { ok: true, status, error: null } : { ok: false, status, error: `réponse HTTP ${status}` };
+
+/** One keep-alive connection, carrying one exchange at a time. */
+class Connection {
+  idleSince = 0;
+  private received = '';
+  private answer: Answer | null = null;
+  private pending: ((result: PostResult, reusable: boolean) => void) | null = null;
+
+  constructor(
+    readonly socket: TLSSocket,
+    private readonly timeoutMs: number,
+    onClose: (connection: Connection) => void,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => this.finish({ ok: false, status: null, error: describe(error, timeoutMs) }, false));
+    socket.on('close', () => {
+      // An answer framed by the connection's end is whole now.
+      if (this.answer) this.finish(resultOf(this.answer.status), false);
+      else this.finish({ ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, false);
+      onClose(this);
+    });
+  }
+
+  /** Sends the request (head and body in one write); resolves once the answer is read, failed or timed out. */
+  exchange(request: string): Promise<{ result: PostResult; reusable: boolean }> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(new Error('timeout')), this.timeoutMs);
+      this.received = '';
+      this.answer = null;
+      this.pending = (result, reusable) => {
+        clearTimeout(timer);
+        resolve({ result, reusable });
+      };
+      this.socket.write(request);
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    // Bytes while idle: nothing was asked, the connection is not trusted again.
+    if (!this.pending) return void this.socket.destroy();
+    this.received += chunk.toString('latin1');
+    try {
+      this.answer = readAnswer(this.received);
+    } catch (error) {
+      return this.finish({ ok: false, status: null, error: `réponse illisible (${(error as Error).message})` }, false);
+    }
+    if (this.answer?.complete) this.finish(resultOf(this.answer.status), this.answer.reusable);
+    // A receiver that keeps talking loses the connection, not its status.
+    else if (this.received.length > MAX_RESPONSE_BYTES) {
+      this.finish(this.answer ? resultOf(this.answer.status) : { ok: false, status: null, error: 'réponse illisible (trop longue)' }, false);
+    }
+  }
+
+  private finish(result: PostResult, reusable: boolean): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    this.received = '';
+    if (!reusable) this.socket.destroy();
+    pending(result, reusable);
+  }
+}
+
 export class WebhookClient {
-  private readonly agent: Agent;
+  private readonly context: SecureContext;
+  /** Idle connections by destination, the most recently used last. */
+  private readonly idle = new Map<string, Connection[]>();
+  private readonly sessions = new Map<string, Buffer>();
 
   constructor(private readonly config: Config) {
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: 256,
-      // A context built once: given as `ca`, the certificates would be joined into the pool's key at every request.
-      ...(config.webhookCa ? { secureContext: createSecureContext({ ca: [...rootCertificates, config.webhookCa] }) } : {}),
-    });
+    // One context for every connection: built per connection, it would load the authorities each time.
+    this.context = createSecureContext(config.webhookCa ? { ca: [...rootCertificates, config.webhookCa] } : {});
   }
 
   /** The checked address to connect to for the URL's host, or why there is none (in French). */
@@ -63,49 +202,56 @@ export class WebhookClient {
 
   /** One POST to `address`, an address `target` checked for this URL. */
   async post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<PostResult> {
-    const timeoutMs = this.config.webhookTimeoutMs;
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (result: PostResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(result);
-      };
-      const req = request({
-        agent: this.agent,
-        host: bareHost(url),
-        port: url.port || 443,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        lookup: pinnedLookup(address),
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'user-agent': 'Mailbox-Webhooks/1',
-        },
-      });
-      const timer = setTimeout(() => req.destroy(new Error('timeout')), timeoutMs);
-      req.on('error', (error: NodeJS.ErrnoException) => done({ ok: false, status: null, error: describe(error, timeoutMs) }));
-      req.on('response', (res) => {
-        const status = res.statusCode ?? 0;
-        const result: PostResult = status >= 200 && status < 300 ? { ok: true, status, error: null } : { ok: false, status, error: `réponse HTTP ${status}` };
-        // Done once the answer is read (dropped), so its connection is free for the next delivery; a
-        // receiver that keeps talking loses the connection, not its status.
-        let read = 0;
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        res.on('end', () => done(result));
-        res.on('close', () => done(result));
-      });
-      req.end(body);
+    const host = bareHost(url);
+    const port = Number(url.port || 443);
+    const destination = `${address} ${port} ${host}`;
+    let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+    head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nuser-agent: Mailbox-Webhooks/1\r\n\r\n`;
+    const connection = this.take(destination) ?? this.open(destination, address, port, host);
+    const { result, reusable } = await connection.exchange(head + body);
+    if (reusable) {
+      connection.idleSince = performance.now();
+      const idle = this.idle.get(destination);
+      if (idle) idle.push(connection);
+      else this.idle.set(destination, [connection]);
+    }
+    return result;
+  }
+
+  private take(destination: string): Connection | null {
+    const idle = this.idle.get(destination);
+    for (let connection = idle?.pop(); connection; connection = idle!.pop()) {
+      if (connection.socket.writable && performance.now() - connection.idleSince < IDLE_MS) return connection;
+      connection.socket.destroy();
+    }
+    return null;
+  }
+
+  private open(destination: string, address: string, port: number, host: string): Connection {
+    const socket = connect({
+      host: address,
+      port,
+      // The certificate is checked against the URL's host (an IP literal is checked as itself, without SNI).
+      servername: isIP(host) ? undefined : host,
+      secureContext: this.context,
+      session: this.sessions.get(destination),
+    });
+    socket.on('session', (session: Buffer) => {
+      this.sessions.delete(destination);
+      this.sessions.set(destination, session);
+      if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+    });
+    return new Connection(socket, this.config.webhookTimeoutMs, (closed) => {
+      const idle = this.idle.get(destination);
+      const at = idle?.indexOf(closed) ?? -1;
+      if (at >= 0) idle!.splice(at, 1);
+      if (idle?.length === 0) this.idle.delete(destination);
     });
   }
 
   close(): void {
-    this.agent.destroy();
+    for (const idle of this.idle.values()) for (const connection of idle) connection.socket.destroy();
+    this.idle.clear();
   }
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import t from 'tap';
 
@@ -32,6 +33,8 @@ export interface Receiver {
   /** The PEM file of the receiver's certificate, for WEBHOOK_CA_FILE. */
   caFile: string;
   received: Received[];
+  /** TLS connections accepted, and how many of them resumed an earlier session. */
+  handshakes: { full: number; resumed: number };
   /** Decides each answer (default 200); `nth` counts this event id's deliveries, from 1. */
   answer: (request: Received, nth: number) => Answer;
   /** Resolves once `count` requests matched `filter`. */
@@ -71,6 +74,10 @@ export async function startReceiver(): Promise<Receiver> {
       else reply();
     });
   });
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.isSessionReused()) receiver.handshakes.resumed++;
+    else receiver.handshakes.full++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const receiver: Receiver = {
@@ -78,6 +85,7 @@ export async function startReceiver(): Promise<Receiver> {
     port,
     caFile,
     received: [],
+    handshakes: { full: 0, resumed: 0 },
     answer: () => ({ status: 200 }),
     until(count, filter = () => true, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {

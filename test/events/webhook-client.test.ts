@@ -1,0 +1,59 @@
+/**
+ * The webhook workers' HTTP/1.1 client (src/webhooks/client.ts): how it reads answers (framing by
+ * length, chunks or the connection's end; interim answers skipped), and, against a real https receiver
+ * on loopback, that keep-alive connections are reused and new ones resume the TLS session.
+ */
+import t from 'tap';
+import { loadConfig } from '../../src/config.js';
+import { readAnswer, WebhookClient } from '../../src/webhooks/client.js';
+import { startReceiver } from '../helpers/webhooks.js';
+
+t.test('answers are read as far as their framing', async (t) => {
+  const cases: [string, string, ReturnType<typeof readAnswer>][] = [
+    ['head incomplete', 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n', null],
+    ['by length, whole', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', { status: 200, complete: true, reusable: true }],
+    ['by length, partial', 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nok', { status: 200, complete: false, reusable: false }],
+    ['chunks, whole', 'HTTP/1.1 500 Oops\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nok\r\n3\r\n!!!\r\n0\r\n\r\n', { status: 500, complete: true, reusable: true }],
+    ['chunks with trailers', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nx-t: 1\r\n\r\n', { status: 200, complete: true, reusable: true }],
+    ['chunks, partial', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n', { status: 200, complete: false, reusable: false }],
+    ['interim answers skipped', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n', { status: 204, complete: true, reusable: true }],
+    ['framed by the end', 'HTTP/1.1 200 OK\r\n\r\nok', { status: 200, complete: false, reusable: false }],
+    ['connection: close', 'HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 0\r\n\r\n', { status: 200, complete: true, reusable: false }],
+    ['HTTP/1.0', 'HTTP/1.0 200 OK\r\ncontent-length: 0\r\n\r\n', { status: 200, complete: true, reusable: false }],
+    ['HTTP/1.0 keep-alive', 'HTTP/1.0 200 OK\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n', { status: 200, complete: true, reusable: true }],
+    ['bytes after the answer', 'HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\nHTTP/1.1', { status: 200, complete: true, reusable: false }],
+  ];
+  for (const [name, text, expected] of cases) t.same(readAnswer(text), expected, name);
+  t.throws(() => readAnswer('SSH-2.0-OpenSSH\r\n\r\n'), /HTTP\/1/);
+  t.throws(() => readAnswer('HTTP/1.1 200 OK\r\ncontent-length: 2, 2\r\n\r\nok'), /Content-Length/);
+  t.throws(() => readAnswer('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n'), /chunk/);
+});
+
+t.test('keep-alive connections are reused; new ones resume the TLS session', async (t) => {
+  const receiver = await startReceiver();
+  const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile }));
+  t.teardown(() => client.close());
+  const url = new URL(`${receiver.origin}/recevoir?x=1`);
+  const post = (i: number) => client.post(url, '127.0.0.1', { 'webhook-id': `evt_${i}` }, JSON.stringify({ id: `evt_${i}`, type: 't' }));
+
+  for (let i = 0; i < 20; i++) t.same(await post(i), { ok: true, status: 200, error: null });
+  t.same(receiver.handshakes, { full: 1, resumed: 0 }, 'one after the other: one connection');
+  t.equal(receiver.received[0]!.path, '/recevoir?x=1');
+  t.equal(receiver.received[0]!.headers.host, `localhost:${receiver.port}`);
+
+  await Promise.all([20, 21, 22, 23].map(post));
+  t.same(receiver.handshakes, { full: 1, resumed: 3 }, 'four at once: three more connections, resumed');
+
+  receiver.answer = () => ({ status: 410 });
+  t.same(await post(24), { ok: false, status: 410, error: 'réponse HTTP 410' });
+  t.equal(receiver.handshakes.full + receiver.handshakes.resumed, 4, 'an error status keeps the connection');
+});
+
+t.test('the certificate is checked against the URL host, not the address connected to', async (t) => {
+  const receiver = await startReceiver();
+  const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile }));
+  t.teardown(() => client.close());
+  const result = await client.post(new URL(`https://autre.test:${receiver.port}/`), '127.0.0.1', {}, '{}');
+  t.same(result, { ok: false, status: null, error: 'certificat refusé (ERR_TLS_CERT_ALTNAME_INVALID)' });
+  t.equal(receiver.received.length, 0);
+});
