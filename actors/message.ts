@@ -215,7 +215,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
         labels: '[]',
         archived: '0',
         unread: '0',
-        message_count: '0',
+        message_count: '1',
         last_message_at: nowIso,
         last_direction: 'outbound',
         campaign_id: '',
@@ -226,30 +226,10 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const kind = draft ? 'draft.created' : 'message.queued';
   const line = prepareLine(rt, kind, actorOf(access), refs, { to: spec.to, subject: spec.subject, test: spec.test, reply: mode === 'reply' });
   const event = messageEvent(rt, space.id, draft ? 'mail.draft.created' : 'mail.message.queued', message as StoredMessage);
-  const request = {
-    now,
-    now_iso: nowIso,
-    mode,
-    message_id: messageId,
-    thread_id: threadId,
-    key_id: access.key.id,
-    key_cap: access.key.daily_cap ?? 0,
-    to: spec.to,
-    to_domain: `@${spec.to.split('@')[1]}`,
-    third_party: !human && !facts.ownInbox,
-    test: spec.test,
-    draft,
-    idem_hash: spec.idempotency_key ? spec.content_hash : '',
-    idem_ttl_ms: IDEMPOTENCY_TTL_MS,
-    duplicate_ms: DUPLICATE_WINDOW_MS,
-    queue_cap: QUEUE_FACTOR * dailyMax,
-    ...departurePlan(rt, space.plan, inbox, earliest, mode === 'reply'),
-    next_day_ms: nextParisMidnight(now),
-    loop_max: LOOP_MAX,
-    loop_window_ms: LOOP_WINDOW_MS,
-    dry_run: spec.dry_run,
-  };
-  const idemKey = keys.idempotency(sha256(spec.idempotency_key ?? '-'));
+  const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
+  // Without an idempotency key the script never reads this key: no hash to compute.
+  const idemKey = keys.idempotency(spec.idempotency_key ? sha256(spec.idempotency_key) : '-');
+  const messageFields = Object.entries(message).flat() as string[];
   const reply = await rt.scripts.run<{
     status: 'queued' | 'draft';
     slot: number | null;
@@ -257,17 +237,24 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
     replayed?: boolean;
     message_id?: string;
     dry_run?: boolean;
+    message_count?: number;
     inbox?: InboxFigures;
-    thread?: StoredThread;
   }>(
     'message/createOutbound',
     [
       keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id),
       keys.inboxRecipients(inbox.id), keys.queue, keys.drafts, keys.inboxDrafts(inbox.id), keys.keySentOn(day), idemKey,
       keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId), keys.threads,
-      keys.suppressions, keys.events, keys.journal, keys.journalIndex,
+      keys.suppressions, keys.events, keys.journal, keys.journalIndex, keys.webhook,
     ],
-    [JSON.stringify(request), JSON.stringify(message), JSON.stringify(thread), ...lineArgs(line), event],
+    [
+      now, nowIso, day, mode, messageId, threadId, access.key.id, access.key.daily_cap ?? 0,
+      spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),
+      spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
+      plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
+      plan.intervals, plan.reply_intervals, ...lineArgs(line), event,
+      messageFields.length / 2, ...messageFields, ...(Object.entries(thread).flat() as string[]),
+    ],
   );
   if (reply.replayed) return replay(rt, access, reply.message_id!);
   const slot = reply.slot ?? null;
@@ -276,15 +263,20 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   }
   if (reply.wake && slot !== null) await wakeInbox(rt, space.id, inbox.id, slot);
   const stored = { ...message, status: reply.status, revision: '1', slot: slot ? String(slot) : '' } as StoredMessage;
+  const threadNow = spec.thread
+    ? { ...spec.thread, message_count: String(reply.message_count), last_message_at: nowIso, last_direction: 'outbound' as const }
+    : (thread as StoredThread);
   return {
     status: reply.status,
     estimated_send_at: slot ? iso(slot) : null,
     replayed: false,
     message: messageView(stored),
-    thread: threadView(reply.thread!),
+    thread: threadView(threadNow),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox!),
   };
 }
+
+const flag = (value: boolean): string => (value ? '1' : '0');
 
 export const spacingMs = (rt: Runtime): number => Math.round(rt.config.spacingSeconds * 1000 * (1 + Math.random() * 0.5));
 
@@ -300,7 +292,7 @@ export function departurePlan(rt: Runtime, plan: string, inbox: StoredInbox, ear
     today: parisDay(rt.clock.now()),
     // Enough days for a full queue on top of today's departures (sent ones hold their day's quota).
     intervals: plannedIntervals(rt.config, createdAt, dailyMax, earliest, false, (QUEUE_FACTOR + 1) * dailyMax),
-    reply_intervals: reply ? plannedIntervals(rt.config, createdAt, dailyMax, earliest, true, (QUEUE_FACTOR + 1) * dailyMax) : [],
+    reply_intervals: reply ? plannedIntervals(rt.config, createdAt, dailyMax, earliest, true, (QUEUE_FACTOR + 1) * dailyMax) : '',
     spacing_ms: spacingMs(rt),
     earliest,
   };

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # send_email over HTTP under wrk, beside the bare uWS echo of ../shared/bench, in the same run.
-# Prints a markdown table; `npm run bench` runs it. Loopback only; everything it starts, it stops.
+# Two placements of the project's Redis: on core 1 with the project (the kit's rule: every server on
+# core 1, load on core 0), then on core 0 beside the load generator (Redis on a core of its own, as
+# in production where it is another machine). Prints markdown tables; `npm run bench` runs it.
+# Loopback only; everything it starts, it stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kit=$(cd ../shared/bench && pwd)
@@ -14,36 +17,50 @@ cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/
 trap cleanup EXIT
 
 peer_start uws-echo >/dev/null; pids+=("$PEER_PID"); echo_port=$PEER_PORT
-rport=$(free_port); hport=$(free_port)
-setsid taskset -c 1 redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >"$BENCH_RUN/redis.log" 2>&1 &
-pids+=($!)
-export REDIS_URL=redis://127.0.0.1:$rport SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
+export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
   RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \
-  PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}' PORT=$hport
-sleep 0.3
-setsid taskset -c 1 node bin/mailbox.js serve --role http >"$BENCH_RUN/project.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do node -e "fetch('http://127.0.0.1:$hport/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && break; sleep 0.2; done
-key=$(node bench/seed.mjs "$BENCH_RUN/body.json")
-
-rows=()
-for round in 1 2 3; do
-  p=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
-  e=$(BENCH_AUTH="Bearer x" bash "$kit/http-load.sh" "http://127.0.0.1:$echo_port/" "$BENCH_RUN/body.json" 50 10)
-  rows+=("$round|$p|$e")
-done
-before=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
-fixed=$(node bench/rate.mjs "http://127.0.0.1:$hport/v1/send_email" "$key" "$BENCH_RUN/body.json" 2000 10)
-after=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
-
+  PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}'
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
-echo "| round | send_email req/s | p50 ms | p99 ms | uws-echo req/s | ratio |"
-echo "|---|---:|---:|---:|---:|---:|"
-for row in "${rows[@]}"; do
-  IFS='|' read -r round p e <<<"$row"
-  pr=$(field req_s "$p"); er=$(field req_s "$e")
-  echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $er | $(awk -v a="$pr" -v b="$er" 'BEGIN {printf "%.2f", a/b}') |"
-done
-echo
-echo "Open loop at 2,000 send_email/s for 10 s: $fixed"
-echo "Redis commands per send_email (total_commands_processed / requests, scripts count once): $(awk -v a="$before" -v b="$after" 'BEGIN {printf "%.2f", (b-a)/20000}')"
+
+# measure REDIS_CPU: starts a fresh Redis and `serve --role http` (core 1), seeds, loads, stops them.
+measure() {
+  local redis_cpu=$1 rport hport key rows=() before after fixed
+  rport=$(free_port); hport=$(free_port)
+  setsid taskset -c "$redis_cpu" redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >"$BENCH_RUN/redis-$redis_cpu.log" 2>&1 &
+  local rpid=$!
+  export REDIS_URL=redis://127.0.0.1:$rport PORT=$hport
+  sleep 0.3
+  setsid taskset -c 1 node --max-semi-space-size=64 bin/mailbox.js serve --role http >"$BENCH_RUN/project-$redis_cpu.log" 2>&1 &
+  local npid=$!
+  pids+=("$rpid" "$npid")
+  for _ in $(seq 100); do node -e "fetch('http://127.0.0.1:$hport/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && break; sleep 0.2; done
+  key=$(node bench/seed.mjs "$BENCH_RUN/body.json")
+  for round in 1 2 3; do
+    local p e
+    p=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
+    e=$(BENCH_AUTH="Bearer x" bash "$kit/http-load.sh" "http://127.0.0.1:$echo_port/" "$BENCH_RUN/body.json" 50 10)
+    rows+=("$round|$p|$e")
+  done
+  before=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
+  fixed=$(node bench/rate.mjs "http://127.0.0.1:$hport/v1/send_email" "$key" "$BENCH_RUN/body.json" 2000 10)
+  after=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
+  kill -- "-$npid" "-$rpid" 2>/dev/null || true
+
+  echo "Redis on core $redis_cpu, the project on core 1, wrk on core 0:"
+  echo
+  echo "| round | send_email req/s | p50 ms | p99 ms | uws-echo req/s | ratio |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for row in "${rows[@]}"; do
+    IFS='|' read -r round p e <<<"$row"
+    local pr er
+    pr=$(field req_s "$p"); er=$(field req_s "$e")
+    echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $er | $(awk -v a="$pr" -v b="$er" 'BEGIN {printf "%.2f", a/b}') |"
+  done
+  echo
+  echo "Open loop at 2,000 send_email/s for 10 s: $fixed"
+  echo "Redis commands per send_email (total_commands_processed / requests, scripts count once): $(awk -v a="$before" -v b="$after" 'BEGIN {printf "%.2f", (b-a)/20000}')"
+  echo
+}
+
+measure 1
+measure 0

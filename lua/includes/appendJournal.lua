@@ -4,9 +4,9 @@
 -- sorted set.
 local function appendJournal(journalKey, indexKey, lineId, lineJson, refsJson)
   redis.call('HSET', journalKey, lineId, lineJson)
-  local members = { 0, '* ' .. lineId }
+  local members = { '0', '* ' .. lineId }
   for _, ref in ipairs(cjson.decode(refsJson)) do
-    members[#members + 1] = 0
+    members[#members + 1] = '0'
     members[#members + 1] = ref .. ' ' .. lineId
   end
   redis.call('ZADD', indexKey, unpack(members))

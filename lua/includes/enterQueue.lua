@@ -4,8 +4,9 @@
 --- @include "reserveSlot"
 local function enterQueue(lists, id, slot, day)
   commitSlot(lists.slots, slot, day)
-  redis.call('HINCRBY', lists.inbox, 'queued', 1)
-  redis.call('ZADD', lists.inboxQueue, slot, id)
-  redis.call('ZADD', lists.queue, slot, id)
-  return redis.call('ZRANGE', lists.inboxQueue, 0, 0)[1] == id
+  redis.call('HINCRBY', lists.inbox, 'queued', '1')
+  local score = string.format('%d', slot)
+  redis.call('ZADD', lists.inboxQueue, score, id)
+  redis.call('ZADD', lists.queue, score, id)
+  return redis.call('ZRANGE', lists.inboxQueue, '0', '0')[1] == id
 end

@@ -2,7 +2,7 @@
 -- departure (ms, 0 when nothing waits) and today's sends, read in the same script so they match the
 -- change and the caller needs no second round trip.
 local function inboxFigures(inboxKey, inboxQueueKey, slotsKey, today)
-  local head = redis.call('ZRANGE', inboxQueueKey, 0, 0, 'WITHSCORES')
+  local head = redis.call('ZRANGE', inboxQueueKey, '0', '0', 'WITHSCORES')
   local counters = redis.call('HMGET', inboxKey, 'drafts', 'queued')
   return {
     drafts = tonumber(counters[1] or '0'),

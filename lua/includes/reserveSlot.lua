@@ -1,17 +1,18 @@
 -- Departure planning for one inbox: the earliest moment, not before `earliest`, at least `spacingMs`
 -- after the inbox's latest reserved departure, inside an open interval whose day still has quota.
--- `intervals` = { {day, start, end, quota}, ... } in time order (built by the caller from the sending
--- window and the warm-up). Reads only; `commitSlot` writes the reservation.
+-- `intervals` = "<day> <start> <end> <quota>,..." in time order (built by the caller from the sending
+-- window and the warm-up: src/sending/plan.ts). A string read lazily: most searches stop at the first
+-- interval, and a list decoded from JSON cost more than the search. Reads only; `commitSlot` writes.
 local function findSlot(slotsKey, intervals, earliest, spacingMs)
   local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
   local from = earliest
   if last > 0 and last + spacingMs > from then from = last + spacingMs end
-  for _, interval in ipairs(intervals) do
-    local day, first, stop, quota = interval[1], interval[2], interval[3], interval[4]
+  for day, first, stop, quota in string.gmatch(intervals, '(%S+) (%d+) (%d+) (%d+)') do
+    stop = tonumber(stop)
     if stop > from then
       local used = tonumber(redis.call('HGET', slotsKey, day) or '0')
-      if used < quota then
-        local slot = math.max(first, from)
+      if used < tonumber(quota) then
+        local slot = math.max(tonumber(first), from)
         if slot < stop then return slot, day end
       end
     end
@@ -20,7 +21,7 @@ local function findSlot(slotsKey, intervals, earliest, spacingMs)
 end
 
 local function commitSlot(slotsKey, slot, day)
-  redis.call('HINCRBY', slotsKey, day, 1)
+  redis.call('HINCRBY', slotsKey, day, '1')
   local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
-  if slot > last then redis.call('HSET', slotsKey, 'last', slot) end
+  if slot > last then redis.call('HSET', slotsKey, 'last', string.format('%d', slot)) end
 end

@@ -34,12 +34,13 @@ if tokens < 1 then
   return refuse('rate_limited', { retry_after_seconds = math.ceil((1 - tokens) / perMs / 1000) })
 end
 tokens = tokens - 1
-redis.call('HSET', KEYS[5], 'tokens', string.format('%.6f', tokens), 'at', now)
+-- Numbers go to redis.call as strings: Redis formats a Lua number with snprintf("%.17g") at every call.
+redis.call('HSET', KEYS[5], 'tokens', string.format('%.6f', tokens), 'at', ARGV[2])
 -- A bucket left alone refills to capacity; by then it says nothing an absent one would not.
-redis.call('PEXPIRE', KEYS[5], math.ceil((capacity - tokens) / perMs) + 1000)
+redis.call('PEXPIRE', KEYS[5], string.format('%d', math.ceil((capacity - tokens) / perMs) + 1000))
 local lastUsed = tonumber(redis.call('HGET', KEYS[3], keyId) or '0')
 if now - lastUsed >= tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[3], keyId, now)
+  redis.call('HSET', KEYS[3], keyId, ARGV[2])
   lastUsed = now
 end
 return '{"key":' .. keyJson .. ',"space":' .. cjson.encode(space) .. ',"last_used_at":' .. lastUsed .. '}'

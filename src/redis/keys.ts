@@ -7,7 +7,7 @@ export const KEY_PREFIX = 'mbx';
 
 export const spaceTag = (spaceId: string): string => `${KEY_PREFIX}:{${spaceId}}`;
 
-export function spaceKeys(spaceId: string) {
+function keysOf(spaceId: string) {
   const tag = spaceTag(spaceId);
   return {
     /**
@@ -112,7 +112,21 @@ export function spaceKeys(spaceId: string) {
   };
 }
 
-export type SpaceKeys = ReturnType<typeof spaceKeys>;
+export type SpaceKeys = ReturnType<typeof keysOf>;
+
+/** Key names are a pure function of the space: built once per space, not at every request (they cost ~4 KB). */
+const built = new Map<string, SpaceKeys>();
+const BUILT_MAX = 10_000;
+
+export function spaceKeys(spaceId: string): SpaceKeys {
+  let keys = built.get(spaceId);
+  if (!keys) {
+    if (built.size >= BUILT_MAX) built.clear();
+    keys = keysOf(spaceId);
+    built.set(spaceId, keys);
+  }
+  return keys;
+}
 
 /**
  * Indexes that span spaces, each under its own hash tag: claimed before a space's script runs and

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MailboxError, isErrorCode, type Hint } from '../errors.js';
@@ -7,12 +8,13 @@ import { spaceOfEventsKey } from './keys.js';
 
 /**
  * BullMQ-style script loading: `lua/<actor>/<verbNoun>-<nkeys>.lua`, includes resolved from
- * `lua/includes/<name>.lua` by a `--- @include "<name>"` line, defined once per client and called by
- * name (`<actor>/<verbNoun>`). ioredis sends EVALSHA and falls back to EVAL, on a node or a Cluster.
+ * `lua/includes/<name>.lua` by a `--- @include "<name>"` line, read once and called by name
+ * (`<actor>/<verbNoun>`): EVALSHA, and EVAL when a node does not know the script yet (a new or
+ * restarted node, each node of a Cluster). Not ioredis's defineCommand: every auto-pipelined batch
+ * would copy all the defined commands into its pipeline object (BENCHMARKS.md, "Sending").
  */
 export interface ScriptFile {
   name: string;
-  command: string;
   numberOfKeys: number;
   path: string;
   source: string;
@@ -39,7 +41,6 @@ export function readScripts(dir = LUA_DIR): ScriptFile[] {
       const path = join(dir, actor, file);
       scripts.push({
         name: `${actor}/${match[1]}`,
-        command: `${actor}_${match[1]}`,
         numberOfKeys: Number(match[2]),
         path,
         source: resolveIncludes(readFileSync(path, 'utf8'), new Set()),
@@ -56,27 +57,31 @@ type Reply = Record<string, unknown> & { error?: string; hint?: Hint };
  * object; `{"error": "<code>", "hint": {...}}` is a refusal from the error table.
  */
 export class Scripts {
-  private readonly byName = new Map<string, ScriptFile>();
+  private readonly byName = new Map<string, ScriptFile & { sha: string }>();
   /**
    * Called after a script that was given a space's event stream answered without refusal, so webhook
    * delivery wakes for whatever event any behaviour appended (src/webhooks/wake.ts); null: no webhooks.
+   * A script that answers `"webhook": false` read, in its own atomic step, that the space declares no
+   * webhook: nothing to wake (the hot paths say so; a wake costs a round trip).
    * A failed wake is left to the sweeper: the state and its event are written, the call succeeded.
    */
   afterEvents: ((spaceId: string) => Promise<void>) | null = null;
 
   constructor(private readonly redis: RedisClient, files: ScriptFile[] = readScripts()) {
-    for (const file of files) {
-      this.byName.set(file.name, file);
-      redis.defineCommand(file.command, { numberOfKeys: file.numberOfKeys, lua: file.source });
-    }
+    for (const file of files) this.byName.set(file.name, { ...file, sha: createHash('sha1').update(file.source).digest('hex') });
   }
 
   async run<T extends object>(name: string, keys: string[], args: (string | number)[]): Promise<T> {
     const file = this.byName.get(name);
     if (!file) throw new Error(`unknown script ${name}`);
     if (keys.length !== file.numberOfKeys) throw new Error(`${name} takes ${file.numberOfKeys} keys, got ${keys.length}`);
-    const call = (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<string>>)[file.command]!;
-    const raw = await call.call(this.redis, ...keys, ...args);
+    let raw: string;
+    try {
+      raw = (await this.redis.evalsha(file.sha, keys.length, ...keys, ...args)) as string;
+    } catch (error) {
+      if (!(error as Error).message.startsWith('NOSCRIPT')) throw error;
+      raw = (await this.redis.eval(file.source, keys.length, ...keys, ...args)) as string;
+    }
     const reply = JSON.parse(raw) as Reply;
     if (reply.error !== undefined) {
       if (!isErrorCode(reply.error)) throw new Error(`${name} answered unknown code ${reply.error}`);
@@ -84,7 +89,7 @@ export class Scripts {
       const hint = reply.hint && Object.keys(reply.hint).length ? reply.hint : null;
       throw new MailboxError(reply.error, hint);
     }
-    const spaceId = this.afterEvents && keys.map(spaceOfEventsKey).find((id) => id !== null);
+    const spaceId = this.afterEvents && reply.webhook !== false && keys.map(spaceOfEventsKey).find((id) => id !== null);
     if (spaceId) await this.afterEvents!(spaceId);
     return reply as T;
   }

@@ -10,10 +10,10 @@ import { warmup } from './warmup.js';
 /** How far ahead a queue may plan: a full queue (10 x the daily maximum) at warm-up pace fits. */
 export const HORIZON_DAYS = 62;
 
-export type PlannedInterval = [day: string, start: number, end: number, quota: number];
-
 const HOUR_MS = 3600_000;
 const caches = new WeakMap<SendWindow, Map<string, DayInterval[]>>();
+const texts = new WeakMap<SendWindow, Map<string, string>>();
+const TEXTS_MAX = 10_000;
 
 /** The window's intervals from the start of the current hour: computed once an hour, not per call. */
 function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInterval[] {
@@ -31,18 +31,31 @@ function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInter
 }
 
 /**
- * The intervals a slot may be found in, no more than `capacity` departures' worth: past that the queue
- * cap refuses anyway, and a shorter list is less for every send to carry to Redis.
+ * The intervals a slot may be found in, no more than `capacity` departures' worth (past that the queue
+ * cap refuses anyway, and a shorter list is less for every send to carry to Redis), in the form
+ * lua/includes/reserveSlot.lua reads: "<day> <start> <end> <quota>,...". Intervals are kept from the
+ * start of the hour of `from`, unclipped: the script skips what ended and starts no earlier than its
+ * own `earliest`. So the text is built once per hour and inbox, not at every send.
  */
-export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: number, from: number, anyTime: boolean, capacity: number): PlannedInterval[] {
-  const out: PlannedInterval[] = [];
-  let total = 0;
-  for (const interval of intervalsFrom(config, from, anyTime)) {
-    if (interval.end <= from) continue;
-    const quota = warmup(createdAtMs, interval.start, dailyMax).step;
-    out.push([interval.day, Math.max(interval.start, from), interval.end, quota]);
-    total += quota;
-    if (total >= capacity) break;
+export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: number, from: number, anyTime: boolean, capacity: number): string {
+  const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
+  const key = `${hour}|${anyTime ? 1 : 0}|${createdAtMs}|${dailyMax}|${capacity}`;
+  let cache = texts.get(config.sendWindow);
+  if (!cache) texts.set(config.sendWindow, (cache = new Map()));
+  let text = cache.get(key);
+  if (text === undefined) {
+    if (cache.size >= TEXTS_MAX) cache.clear();
+    const out: string[] = [];
+    let total = 0;
+    for (const interval of intervalsFrom(config, from, anyTime)) {
+      if (interval.end <= hour) continue;
+      const quota = warmup(createdAtMs, interval.start, dailyMax).step;
+      out.push(`${interval.day} ${interval.start} ${interval.end} ${quota}`);
+      total += quota;
+      if (total >= capacity) break;
+    }
+    text = out.join(',');
+    cache.set(key, text);
   }
-  return out;
+  return text;
 }

@@ -74,7 +74,7 @@ export async function sendOutbound({ rt, access }: ToolContext, input: Static<ty
     test: recipient.test,
     send_after: sendAfter,
     idempotency_key: input.idempotency_key ?? null,
-    content_hash: contentHash(input),
+    content_hash: input.idempotency_key === undefined ? '' : contentHash(input),
     dry_run: dryRun,
   }, facts);
   return { ...result, dry_run: dryRun };
