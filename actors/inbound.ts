@@ -45,48 +45,87 @@ export interface Received {
 const EVENT_TEXT_MAX = 256 * 1024;
 /** How many cited Message-IDs are looked at: the newest ones decide, a huge References list does not. */
 const CITED_MAX = 20;
+/** A reply that cites none of our messages answers the latest outbound one among the thread's last this many. */
+const LAST_MESSAGES = 10;
 const OWN_MESSAGE_ID = new RegExp(`^<(${idPattern('message').slice(1, -1)})@[^>\\s]+>$`);
 
 interface Found {
   threadId: string;
-  /** Our outbound message the mail answers, when it cites one. */
-  answered: string | null;
+  /**
+   * Where to look for the outbound message the mail answers: the one it cites, or the thread's last
+   * ten messages when the subject lookup read them already ([] when none needs reading: an automatic
+   * message, or a thread without outbound messages); null: the thread's last ten, not read yet.
+   */
+  answerable: string[] | null;
 }
 
-/** The thread a message belongs to, from the Message-IDs it cites, then its subject within the correspondent. */
+/** Runs the queued reads in one round trip (one space's keys: one slot, Cluster-safe); a failed read throws. */
+async function together(pipeline: ReturnType<Runtime['redis']['pipeline']>): Promise<unknown[]> {
+  return ((await pipeline.exec()) ?? []).map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+/**
+ * The thread a message belongs to, from the Message-IDs it cites, then its subject within the
+ * correspondent. Every lookup of a step is sent at once: two round trips at most.
+ */
 async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: InboundMail): Promise<Found | null> {
   const keys = spaceKeys(spaceId);
-  const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))].slice(0, CITED_MAX);
-  for (const header of cited) {
-    const own = OWN_MESSAGE_ID.exec(header);
-    if (own) {
-      const [inbox, thread, stored] = await rt.redis.hmget(keys.message(own[1]!), 'inbox_id', 'thread_id', 'message_id_header');
-      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answered: own[1]! };
-      continue;
-    }
-    const seen = await rt.redis.hget(keys.messageIds, `${inboxId} ${header}`);
-    if (seen) return { threadId: seen.split(' ')[1]!, answered: null };
-  }
+  const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))].slice(0, CITED_MAX).map((header) => ({ header, own: OWN_MESSAGE_ID.exec(header)?.[1] ?? null }));
   const wanted = subjectKey(mail.subject);
-  if (!wanted) return null;
-  const [opened, written] = await Promise.all([rt.redis.hget(keys.inboxContacts(inboxId), mail.from), rt.redis.hget(keys.inboxRecipients(inboxId), mail.from)]);
-  for (const candidate of [written?.split(' ')[0], opened]) {
-    if (!candidate) continue;
-    const [subject, contact] = await rt.redis.hmget(keys.thread(candidate), 'subject', 'contact');
-    if (contact === mail.from && typeof subject === 'string' && subjectKey(subject) === wanted) return { threadId: candidate, answered: null };
+  const reads = rt.redis.pipeline();
+  for (const { header, own } of cited) {
+    if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header');
+    else reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
-  return null;
+  if (wanted) reads.hget(keys.inboxRecipients(inboxId), mail.from).hget(keys.inboxContacts(inboxId), mail.from);
+  const hits = await together(reads);
+  for (const [i, { header, own }] of cited.entries()) {
+    if (own) {
+      const [inbox, thread, stored] = hits[i] as (string | null)[];
+      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answerable: [own] };
+    } else if (hits[i]) {
+      return { threadId: (hits[i] as string).split(' ')[1]!, answerable: null };
+    }
+  }
+  if (!wanted) return null;
+  const [written, opened] = hits.slice(cited.length) as (string | null)[];
+  const candidates = [written?.split(' ')[0], opened].filter((id): id is string => Boolean(id));
+  if (!candidates.length) return null;
+  const stride = mail.automatic ? 1 : 2;
+  const threads = rt.redis.pipeline();
+  for (const candidate of candidates) {
+    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count');
+    // A reply (not an automatic message) will need the thread's last messages: read them on the way.
+    if (!mail.automatic) threads.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
+  }
+  const replies = await together(threads);
+  const index = candidates.findIndex((_, i) => {
+    const [subject, contact] = replies[stride * i] as (string | null)[];
+    return contact === mail.from && typeof subject === 'string' && subjectKey(subject) === wanted;
+  });
+  if (index < 0) return null;
+  // Every message of a thread counts in message_count, received ones in inbound_count too: when they
+  // are equal the thread holds no outbound message, and none of its messages needs to be read.
+  const [, , count, inbound] = replies[stride * index] as (string | null)[];
+  const answerable = mail.automatic || count === inbound ? [] : (replies[stride * index + 1] as string[]);
+  return { threadId: candidates[index]!, answerable };
 }
 
-/** The outbound message a reply answers: the one it cites, else the thread's latest outbound one. */
-async function answeredMessage(rt: Runtime, spaceId: string, threadId: string, cited: string | null) {
+/** The outbound message a reply answers: the one it cites, else the latest outbound one of the thread's last ten. */
+async function answeredMessage(rt: Runtime, spaceId: string, found: Found) {
   const keys = spaceKeys(spaceId);
-  const ids = cited ? [cited] : (await rt.redis.zrevrange(keys.threadMessages(threadId), 0, 9));
-  for (const id of ids) {
-    const [direction, subject, sentAt, metadata] = await rt.redis.hmget(keys.message(id), 'direction', 'subject', 'sent_at', 'metadata');
-    if (direction === 'outbound') return { message_id: id, subject, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
-  }
-  return null;
+  const ids = found.answerable ?? (await rt.redis.zrevrange(keys.threadMessages(found.threadId), 0, LAST_MESSAGES - 1));
+  if (!ids.length) return null;
+  const reads = rt.redis.pipeline();
+  for (const id of ids) reads.hmget(keys.message(id), 'direction', 'subject', 'sent_at', 'metadata');
+  const messages = (await together(reads)) as (string | null)[][];
+  const index = messages.findIndex(([direction]) => direction === 'outbound');
+  if (index < 0) return null;
+  const [, subject, sentAt, metadata] = messages[index]!;
+  return { message_id: ids[index]!, subject, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
 }
 
 /** Stores a message received for an inbox (its address claim was `active` at RCPT). */
@@ -149,7 +188,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     subject: mail.subject,
     auto_reply: mail.automatic,
   });
-  const answered = replied ? await answeredMessage(rt, spaceId, threadId, found.answered) : null;
+  const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
   const event = prepareEvent(rt, spaceId, type, { person: { email: mail.from, name: mail.from_name || null }, refs }, {
     message_id: messageId,
     thread_id: threadId,
@@ -178,13 +217,13 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     dedupe: mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '',
     contact: mail.from,
   };
-  const reply = await rt.scripts.run<{ stored?: boolean; duplicate?: boolean; message_id?: string; thread_id?: string }>(
+  const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',
     [
       keys.inbox(inbox.id), keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId),
-      keys.threads, keys.messageIds, keys.inboxContacts(inbox.id), keys.events, keys.journal, keys.journalIndex,
+      keys.threads, keys.messageIds, keys.inboxContacts(inbox.id), keys.events, keys.journal, keys.journalIndex, keys.webhook,
     ],
-    [JSON.stringify(request), JSON.stringify(message), JSON.stringify(thread), ...lineArgs(line), event],
+    [JSON.stringify(request), JSON.stringify(thread), ...lineArgs(line), event, ...Object.entries(message).flat()],
   );
   if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
   return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };

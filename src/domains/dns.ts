@@ -47,14 +47,3 @@ export function createDns(config: Config): Dns {
     },
   };
 }
-
-/**
- * The resolver mailauth calls for SPF, DKIM, DMARC and ARC (`(name, rrtype) => records` in node's
- * shapes), on the same configured servers as the domain checks, so tests answer from their DNS server.
- * Errors keep node's codes (ENOTFOUND, ENODATA): mailauth reads them to tell "none" from "temperror".
- */
-export function mailauthResolver(config: Config): (name: string, rrtype: string) => Promise<string[][] | string[]> {
-  const resolver = new Resolver({ timeout: 2500, tries: 2 });
-  if (config.dnsServers) resolver.setServers(config.dnsServers);
-  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
-}

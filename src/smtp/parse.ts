@@ -1,13 +1,15 @@
 /**
- * The DATA stream of a session, read once: its bytes flow at the same time into mailparser (headers,
- * text, the text version of HTML-only mail, attachment metadata) and into mailauth (SPF, DKIM, DMARC,
- * ARC), so the raw message is never held whole beside what the parser keeps. Only mail to a VERP
- * address (a delivery report) also keeps its raw bytes, capped, for src/smtp/reports.ts.
+ * The DATA stream of a session, read once into mailparser (headers, text, the text version of
+ * HTML-only mail, attachment metadata) and mailauth (SPF, DKIM, DMARC, ARC): from memory for the
+ * usual small message, else streamed into both at the same time, so a large raw message is never held
+ * whole beside what the parser keeps. Only mail to a VERP address (a delivery report) also keeps its
+ * raw bytes, capped, for src/smtp/reports.ts.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { authenticate, type AuthenticateResult } from 'mailauth';
 import mailparser, { type AddressObject, type ParsedMail } from 'mailparser';
 import { isAutomatic } from './content.js';
+import type { Resolve } from './dns.js';
 import type { InboundMail } from '../../actors/inbound.js';
 
 const { simpleParser } = mailparser;
@@ -21,7 +23,7 @@ export interface SessionFacts {
   mailFrom: string;
   /** Our name, written in the Authentication-Results verdicts. */
   mta: string;
-  resolver: (name: string, rrtype: string) => Promise<string[][] | string[]>;
+  resolver: Resolve;
 }
 
 export interface Parsed {
@@ -32,6 +34,12 @@ export interface Parsed {
 
 /** Reports are small: past this, a report's tail is not kept (its fields sit at its start). */
 const REPORT_RAW_MAX = 1024 * 1024;
+/**
+ * Up to this size (most mail) a message is read whole, then parsed and checked from memory: both
+ * readers cost several times more fed through streams (about 0.6 ms of CPU for a 1 KB message,
+ * against 0.17 ms from a buffer). A larger one streams into both, so its bytes are not held twice.
+ */
+const BUFFERED_MAX = 256 * 1024;
 
 const firstAddress = (field: AddressObject | AddressObject[] | undefined) => {
   const value = (Array.isArray(field) ? field[0] : field)?.value[0];
@@ -76,18 +84,45 @@ function inboundOf(parsed: ParsedMail, auth: AuthenticateResult): InboundMail {
   };
 }
 
+interface Head {
+  chunks: Buffer[];
+  bytes: number;
+  /** The whole message was read (else the stream is paused past `limit`, the rest unread). */
+  ended: boolean;
+}
+
+/** Resolves when the stream has ended (its last byte read), rejects on its error. */
+const endOf = (stream: Readable): Promise<void> =>
+  new Promise((resolve, reject) => {
+    stream.once('end', resolve);
+    stream.once('error', reject);
+  });
+
+/** Reads a stream until its end, or until it passed `limit` bytes: then pauses it and stops listening. */
+function readHead(stream: Readable, ended: Promise<void>, limit: number): Promise<Head> {
+  return new Promise((resolve, reject) => {
+    const head: Head = { chunks: [], bytes: 0, ended: false };
+    const onData = (chunk: Buffer) => {
+      head.chunks.push(chunk);
+      head.bytes += chunk.length;
+      if (head.bytes <= limit) return;
+      stream.pause().off('data', onData);
+      resolve(head);
+    };
+    stream.on('data', onData);
+    ended.then(() => resolve({ ...head, ended: true }), reject);
+  });
+}
+
 /**
- * Copies the DATA stream into both readers, waiting for the slower one (backpressure), and stops
- * feeding them once `maxBytes` is passed: the rest is read and dropped, and the session refuses it.
+ * Copies the head already read, then the rest of the DATA stream, into both readers, waiting for the
+ * slower one (backpressure), and stops feeding them once `maxBytes` is passed: the rest is read and
+ * dropped, and the session refuses it.
  */
-function tee(stream: Readable, targets: PassThrough[], maxBytes: number, keep: (chunk: Buffer) => void) {
+function tee(stream: Readable, ended: Promise<void>, head: Head, targets: PassThrough[], maxBytes: number, keep: (chunk: Buffer) => void) {
   let bytes = 0;
   let oversized = false;
-  const ended = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('error', reject);
-  });
-  stream.on('data', (chunk: Buffer) => {
+  const feed = (chunk: Buffer) => {
     if (oversized) return;
     bytes += chunk.length;
     if (bytes > maxBytes) {
@@ -96,16 +131,30 @@ function tee(stream: Readable, targets: PassThrough[], maxBytes: number, keep: (
       return;
     }
     keep(chunk);
-    const full = targets.filter((target) => !target.write(chunk));
-    if (!full.length) return;
+    for (const target of targets) target.write(chunk);
+  };
+  /** Pauses the stream until every reader drained; false when none needs to. */
+  const waitForReaders = (): boolean => {
+    const full = targets.filter((target) => target.writableNeedDrain);
+    if (oversized || !full.length) return false;
     stream.pause();
     let waiting = full.length;
     for (const target of full) target.once('drain', () => --waiting === 0 && stream.resume());
+    return true;
+  };
+  for (const chunk of head.chunks) feed(chunk);
+  stream.on('data', (chunk: Buffer) => {
+    feed(chunk);
+    waitForReaders();
   });
-  stream.on('end', () => {
-    if (!oversized) for (const target of targets) target.end();
-  });
-  return { ended, oversized: () => oversized };
+  ended.then(
+    () => {
+      if (!oversized) for (const target of targets) target.end();
+    },
+    () => undefined,
+  );
+  if (!waitForReaders()) stream.resume();
+  return { oversized: () => oversized };
 }
 
 /**
@@ -113,22 +162,31 @@ function tee(stream: Readable, targets: PassThrough[], maxBytes: number, keep: (
  * `keepRaw`; null when the message is larger than `maxBytes` (nothing of it is kept).
  */
 export async function parseStream(stream: Readable, facts: SessionFacts, options: { keepRaw: boolean; maxBytes: number }): Promise<Parsed | null> {
+  const read = (forParser: Readable | Buffer, forAuth: Readable | Buffer) =>
+    Promise.all([
+      simpleParser(forParser, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true }),
+      authenticate(forAuth, { ip: facts.ip, helo: facts.helo, sender: facts.mailFrom, mta: facts.mta, resolver: facts.resolver, disableBimi: true }),
+    ]);
+  const ended = endOf(stream);
+  const head = await readHead(stream, ended, Math.min(BUFFERED_MAX, options.maxBytes));
+  if (head.ended) {
+    const raw = Buffer.concat(head.chunks, head.bytes);
+    const [parsed, auth] = await read(raw, raw);
+    return { mail: inboundOf(parsed, auth), raw: options.keepRaw ? raw : null };
+  }
   const toParser = new PassThrough();
   const toAuth = new PassThrough();
   const chunks: Buffer[] = [];
   let kept = 0;
-  const copy = tee(stream, [toParser, toAuth], options.maxBytes, (chunk) => {
+  const copy = tee(stream, ended, head, [toParser, toAuth], options.maxBytes, (chunk) => {
     if (!options.keepRaw || kept >= REPORT_RAW_MAX) return;
     chunks.push(chunk);
     kept += chunk.length;
   });
-  const reading = Promise.all([
-    simpleParser(toParser, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true }),
-    authenticate(toAuth, { ip: facts.ip, helo: facts.helo, sender: facts.mailFrom, mta: facts.mta, resolver: facts.resolver, disableBimi: true }),
-  ]);
+  const reading = read(toParser, toAuth);
   // A cut message may not parse: its refusal is the size, not the parse error.
   reading.catch(() => undefined);
-  await copy.ended;
+  await ended;
   if (copy.oversized()) return null;
   const [parsed, auth] = await reading;
   return { mail: inboundOf(parsed, auth), raw: options.keepRaw ? Buffer.concat(chunks) : null };

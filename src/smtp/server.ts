@@ -11,13 +11,13 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import { receiveInbound } from '../../actors/inbound.js';
 import { recordBounce, recordComplaint } from '../../actors/reports.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
-import { mailauthResolver } from '../domains/dns.js';
 import { MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { ACCEPT, CONTINUE, reject, runChain, smtpReply, tempfail, type Stage, type Verdict } from './chain.js';
 import { parseStream, type Parsed, type SessionFacts } from './parse.js';
 import { parseReport } from './reports.js';
 import { routeOf, type Route } from './routing.js';
+import { mailauthResolver } from './dns.js';
 
 /** Recipients per message: enough for any real conversation, too few for a spray. */
 const MAX_RECIPIENTS = 50;
@@ -68,7 +68,7 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<void>
 export async function startSmtp(rt: Runtime, options: { port: number; host: string }): Promise<SmtpFrontEnd> {
   const config = rt.config;
   const routes = new Map<string, Route[]>();
-  const resolver = mailauthResolver(config);
+  const resolver = mailauthResolver(config, () => rt.clock.now());
   const logError = (error: unknown) => rt.log.error('smtp stage failed', { error: error instanceof Error ? error.message : String(error) });
   const tls = config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : null;
 
@@ -108,6 +108,8 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
     logger: false,
     size: config.smtpMaxBytes,
     authOptional: true,
+    // The peer's name is not used (the verdicts read its IP and HELO): no PTR query per connection.
+    disableReverseLookup: true,
     disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     hideSTARTTLS: !tls,
     ...(tls ?? {}),

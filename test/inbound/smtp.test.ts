@@ -61,6 +61,23 @@ t.test('mail from someone new opens a thread (mail.message.received); a second m
   t.equal(feed.body.events.filter((e: { type: string }) => e.type === 'mail.message.received').length, 2);
 });
 
+t.test('a reply citing nothing joins by subject and answers the latest outbound message; one to an inbound-only thread answers none', async (t) => {
+  const s = await sender(svc);
+  const to = recipient('sans-entete');
+  const sent = await send(svc, s, { to, subject: 'Devis', metadata: { devis: 7 } });
+  await inbound.send({ from: to, to: s.address, subject: 'RE: Devis', text: 'Merci, je regarde.' });
+  await inbound.send({ from: to, to: s.address, subject: 'Re: Devis', text: 'Et encore une question.' });
+  const stranger = recipient('nouveau');
+  await inbound.send({ from: stranger, to: s.address, subject: 'Bonjour', text: 'Premier message.' });
+  await inbound.send({ from: stranger, to: s.address, subject: 'Re: Bonjour', text: 'Second message.' });
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  const replies = feed.body.events.filter((e: { type: string }) => e.type === 'mail.thread.replied').map((e: { data: unknown }) => e.data);
+  t.equal(replies.length, 3);
+  t.match(replies[0], { thread_id: sent.body.thread.id, answered: { message_id: sent.body.message.id }, metadata: { devis: 7 } });
+  t.match(replies[1], { thread_id: sent.body.thread.id, answered: { message_id: sent.body.message.id } }, 'an inbound message in between does not hide it');
+  t.match(replies[2], { from: stranger, answered: null, metadata: null });
+});
+
 t.test('an unknown recipient is refused at RCPT with 550', async (t) => {
   const s = await sender(svc);
   const error = await inbound.send({ from: recipient(), to: `personne@${s.domain}`, subject: 'x', text: 'x' }).catch((e) => e);
@@ -96,6 +113,16 @@ t.test('a forged DKIM signature is recorded as failing', async (t) => {
   const message = await svc.call(s.apiKey, 'get_message', { message_id: thread.body.messages[0].id });
   t.equal(message.status, 200);
   t.match(message.body.headers.authentication, { dkim: [{ domain: 'expediteur.test', result: 'fail' }] });
+});
+
+t.test("SPF is checked against the sender's record on the test's DNS server", async (t) => {
+  const s = await sender(svc);
+  svc.dns.txt('spf-pass.test', 'v=spf1 ip4:127.0.0.1 -all');
+  await inbound.send({ from: 'lea@spf-pass.test', to: s.address, subject: 'SPF', text: 'Bonjour' });
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  const thread = await svc.call(s.apiKey, 'get_thread', { thread_id: list.body.items[0].id });
+  const message = await svc.call(s.apiKey, 'get_message', { message_id: thread.body.messages[0].id });
+  t.match(message.body.headers.authentication, { spf: 'pass' });
 });
 
 t.test('an out-of-office is marked auto_reply and does not set correspondent_wrote', async (t) => {
