@@ -9,7 +9,7 @@ export interface RedisTarget {
 
 /** One factory for a single node (`REDIS_URL`, `redis://...` or a unix socket path) or a Redis Cluster. */
 export function createRedis(target: RedisTarget, options: { lazy?: boolean } = {}): RedisClient {
-  const common = { maxRetriesPerRequest: 3, lazyConnect: options.lazy ?? false, enableAutoPipelining: true };
+  const common = { maxRetriesPerRequest: 3, lazyConnect: options.lazy ?? false };
   if (target.clusterNodes?.length) {
     return new Cluster(target.clusterNodes, { redisOptions: common, enableReadyCheck: true });
   }

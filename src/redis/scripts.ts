@@ -10,8 +10,8 @@ import { spaceOfEventsKey } from './keys.js';
  * BullMQ-style script loading: `lua/<actor>/<verbNoun>-<nkeys>.lua`, includes resolved from
  * `lua/includes/<name>.lua` by a `--- @include "<name>"` line, read once and called by name
  * (`<actor>/<verbNoun>`): EVALSHA, and EVAL when a node does not know the script yet (a new or
- * restarted node, each node of a Cluster). Not ioredis's defineCommand: every auto-pipelined batch
- * would copy all the defined commands into its pipeline object (BENCHMARKS.md, "Sending").
+ * restarted node, each node of a Cluster). Not ioredis's defineCommand: every pipeline object
+ * would copy all the defined commands (BENCHMARKS.md, "Sending").
  */
 export interface ScriptFile {
   name: string;
