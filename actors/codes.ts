@@ -5,13 +5,14 @@
  * most 5 codes per space in 24 h. Deciding is atomic (lua/space/issueCode, checkCode); the e-mail
  * leaves between the two steps of issuing, and a failed e-mail undoes the code (code_not_sent).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { randomDigits } from '../src/ids.js';
 import { MailboxError } from '../src/errors.js';
 import { sendSystemMail } from '../src/delivery/system-mail.js';
 import { maskEmail } from '../src/texts.js';
+import { sha256Hex } from '../src/secrets.js';
 import { lineArgs, prepareLine, type PreparedLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 
@@ -29,7 +30,7 @@ export const CODE_RULES = {
   windowMs: 24 * 3600_000,
 } as const;
 
-const hashCode = (salt: string, code: string): string => createHash('sha256').update(`${salt}:${code}`).digest('hex');
+const hashCode = (salt: string, code: string): string => sha256Hex(`${salt}:${code}`);
 
 export interface CodeMail {
   to: string;

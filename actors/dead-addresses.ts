@@ -3,14 +3,13 @@
  * live under their own tags, sharded by a hash of the address; a send reads its shard before the
  * space's script (a dead address is permanent, so the read needs no atomicity with the send).
  */
-import { createHash } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
-import { globalKeys } from '../src/redis/keys.js';
+import { globalKeys, shardOf } from '../src/redis/keys.js';
 
 const SHARDS = 16;
 
 export const deadAddressKey = (address: string): string =>
-  globalKeys.deadAddresses(createHash('sha1').update(address).digest().readUInt16BE(0) % SHARDS);
+  globalKeys.deadAddresses(shardOf(address, SHARDS));
 
 /** The entry JSON when the address is dead, else null. */
 export async function deadAddress(rt: Runtime, address: string): Promise<string | null> {

@@ -3,7 +3,6 @@
  * held as drafts; inbound ones arrive over SMTP. A message is a hash under the space tag; the queue
  * decision is lua/message/createOutbound, one atomic script.
  */
-import { createHash } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
@@ -11,6 +10,7 @@ import { planOf } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
 import { plannedIntervals } from '../src/sending/plan.js';
 import { nextParisMidnight, parisDay } from '../src/texts.js';
+import { sha256Hex } from '../src/secrets.js';
 import { wakeInbox } from '../src/queues.js';
 import { readClaim } from './claims.js';
 import { deadAddress } from './dead-addresses.js';
@@ -143,8 +143,6 @@ export const LOOP_WINDOW_MS = 24 * 3600 * 1000;
 /** drafts + queued of an inbox may not reach this many times its maximum daily quota. */
 export const QUEUE_FACTOR = 10;
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /** Reads an inbox the caller may use to send, with the recipient's platform and ownership facts. */
 export async function sendingFacts(rt: Runtime, access: Access, inboxId: string, to: string) {
   const own = access.key.inbox_ids;
@@ -228,7 +226,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const event = messageEvent(rt, space.id, draft ? 'mail.draft.created' : 'mail.message.queued', message as StoredMessage);
   const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
   // Without an idempotency key the script never reads this key: no hash to compute.
-  const idemKey = keys.idempotency(spec.idempotency_key ? sha256(spec.idempotency_key) : '-');
+  const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
   const messageFields = Object.entries(message).flat() as string[];
   const reply = await rt.scripts.run<{
     status: 'queued' | 'draft';
@@ -376,5 +374,5 @@ async function replay(rt: Runtime, access: Access, messageId: string): Promise<O
 export const contentHash = (input: Record<string, unknown>): string => {
   const { idempotency_key: _ignored, ...rest } = input;
   const canonical = JSON.stringify(Object.keys(rest).sort().map((key) => [key, rest[key]]));
-  return sha256(canonical);
+  return sha256Hex(canonical);
 };

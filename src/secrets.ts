@@ -13,7 +13,10 @@ const SECRET = new RegExp(`^mbx_(${ID_BODY_PATTERN})_[0-9A-Za-z]{32}$`);
 const ANY_KEY = new RegExp(`mbx_${ID_BODY_PATTERN}_[0-9A-Za-z]{32}`, 'i');
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/;
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** SHA-256 in hex: the one digest of secrets, codes, idempotency keys and send contents. */
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export const hashSecret = sha256Hex;
 
 /** The space a presented secret claims to belong to, or null when it is not shaped like a key. */
 const HALF = 10;

@@ -8,7 +8,8 @@ import { Resolver } from 'node:dns/promises';
 import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
 
-const EMPTY = new Set(['ENOTFOUND', 'ENODATA']);
+/** The error codes of an empty answer: no such name (NXDOMAIN), no record of the type (NODATA). */
+export const EMPTY_ANSWER = new Set(['ENOTFOUND', 'ENODATA']);
 /** Seconds an agent is told to wait after a failed resolution: resolvers usually recover within a minute. */
 const RETRY_AFTER_SECONDS = 60;
 
@@ -29,15 +30,21 @@ async function orEmpty<T>(query: Promise<T[]>): Promise<T[]> {
   try {
     return await query;
   } catch (error) {
-    if (EMPTY.has((error as NodeJS.ErrnoException).code ?? '')) return [];
+    if (EMPTY_ANSWER.has((error as NodeJS.ErrnoException).code ?? '')) return [];
     throw new MailboxError('dns_unavailable', { retry_after_seconds: RETRY_AFTER_SECONDS });
   }
 }
 
+/** A resolver on the configured servers (DNS_SERVERS: tests answer from their own), else the system's. */
+export function configuredResolver(config: Config, timeoutMs: number): Resolver {
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
+  if (config.dnsServers) resolver.setServers(config.dnsServers);
+  return resolver;
+}
+
 export function createDns(config: Config): Dns {
   // A new resolver per check: no cache between checks, so a record just published is seen at once.
-  const resolver = new Resolver({ timeout: 2500, tries: 2 });
-  if (config.dnsServers) resolver.setServers(config.dnsServers);
+  const resolver = configuredResolver(config, 2500);
   return {
     txt: async (name) => (await orEmpty(resolver.resolveTxt(name))).map((chunks) => chunks.join('')),
     mx: async (name) => (await orEmpty(resolver.resolveMx(name))).map((mx) => ({ exchange: mx.exchange.toLowerCase().replace(/\.$/, ''), priority: mx.priority })),

@@ -3,9 +3,14 @@
  * script of a space is atomic and Redis Cluster-safe. Lua never builds a key name: it gets them here,
  * through KEYS.
  */
+import { createHash } from 'node:crypto';
+
 export const KEY_PREFIX = 'mbx';
 
 export const spaceTag = (spaceId: string): string => `${KEY_PREFIX}:{${spaceId}}`;
+
+/** The shard of a value among `shards`, stable across processes: for indexes kept under shard tags. */
+export const shardOf = (value: string, shards: number): number => createHash('sha1').update(value).digest().readUInt16BE(0) % shards;
 
 function keysOf(spaceId: string) {
   const tag = spaceTag(spaceId);

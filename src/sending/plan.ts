@@ -11,23 +11,33 @@ import { warmup } from './warmup.js';
 export const HORIZON_DAYS = 62;
 
 const HOUR_MS = 3600_000;
-const caches = new WeakMap<SendWindow, Map<string, DayInterval[]>>();
-const texts = new WeakMap<SendWindow, Map<string, string>>();
-const TEXTS_MAX = 10_000;
 
-/** The window's intervals from the start of the current hour: computed once an hour, not per call. */
+/**
+ * Results that depend on the send window and the hour, kept per window (a config has one; tests build
+ * many): each is computed once an hour, not at every send. Bounded: past `max` entries, start again.
+ */
+function memo<T>(max: number) {
+  const byWindow = new WeakMap<SendWindow, Map<string, T>>();
+  return (window: SendWindow, key: string, build: () => T): T => {
+    let cache = byWindow.get(window);
+    if (!cache) byWindow.set(window, (cache = new Map()));
+    let value = cache.get(key);
+    if (value === undefined) {
+      if (cache.size >= max) cache.clear();
+      value = build();
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+const intervalsMemo = memo<DayInterval[]>(32);
+const textsMemo = memo<string>(10_000);
+
+/** The window's intervals from the start of the current hour. */
 function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInterval[] {
   const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
-  const key = `${anyTime ? 1 : 0}|${hour}`;
-  let cache = caches.get(config.sendWindow);
-  if (!cache) caches.set(config.sendWindow, (cache = new Map()));
-  let intervals = cache.get(key);
-  if (!intervals) {
-    if (cache.size > 32) cache.clear();
-    intervals = openIntervals(config.sendWindow, hour, HORIZON_DAYS, anyTime);
-    cache.set(key, intervals);
-  }
-  return intervals;
+  return intervalsMemo(config.sendWindow, `${anyTime ? 1 : 0}|${hour}`, () => openIntervals(config.sendWindow, hour, HORIZON_DAYS, anyTime));
 }
 
 /**
@@ -39,12 +49,7 @@ function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInter
  */
 export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: number, from: number, anyTime: boolean, capacity: number): string {
   const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
-  const key = `${hour}|${anyTime ? 1 : 0}|${createdAtMs}|${dailyMax}|${capacity}`;
-  let cache = texts.get(config.sendWindow);
-  if (!cache) texts.set(config.sendWindow, (cache = new Map()));
-  let text = cache.get(key);
-  if (text === undefined) {
-    if (cache.size >= TEXTS_MAX) cache.clear();
+  return textsMemo(config.sendWindow, `${hour}|${anyTime ? 1 : 0}|${createdAtMs}|${dailyMax}|${capacity}`, () => {
     const out: string[] = [];
     let total = 0;
     for (const interval of intervalsFrom(config, from, anyTime)) {
@@ -54,8 +59,6 @@ export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: 
       total += quota;
       if (total >= capacity) break;
     }
-    text = out.join(',');
-    cache.set(key, text);
-  }
-  return text;
+    return out.join(',');
+  });
 }

@@ -7,8 +7,8 @@
  * timeout). Queries go to the configured servers (DNS_SERVERS: tests answer from their own DNS
  * server), with short timeouts: a message waits at most a few seconds for its verdicts.
  */
-import { Resolver } from 'node:dns/promises';
 import type { Config } from '../config.js';
+import { configuredResolver, EMPTY_ANSWER } from '../domains/dns.js';
 
 /** mailauth's resolver: node's record shapes; errors keep node's codes (it reads ENOTFOUND and ENODATA). */
 export type Resolve = (name: string, rrtype: string) => Promise<string[][] | string[]>;
@@ -16,7 +16,6 @@ export type Resolve = (name: string, rrtype: string) => Promise<string[][] | str
 const ANSWER_TTL_MS = 5 * 60_000;
 const EMPTY_TTL_MS = 60_000;
 const FAILURE_TTL_MS = 10_000;
-const EMPTY = new Set(['ENOTFOUND', 'ENODATA']);
 /** Names are a sender's few records: this many covers a busy hour; past it the oldest entry goes. */
 const MAX_ENTRIES = 10_000;
 
@@ -38,7 +37,7 @@ export function cachedResolver(resolve: Resolve, now: () => number): Resolve {
     const entry: Entry = { until: Infinity, answer: resolve(name, rrtype) };
     entry.answer.then(
       () => (entry.until = now() + ANSWER_TTL_MS),
-      (error: NodeJS.ErrnoException) => (entry.until = now() + (EMPTY.has(error.code ?? '') ? EMPTY_TTL_MS : FAILURE_TTL_MS)),
+      (error: NodeJS.ErrnoException) => (entry.until = now() + (EMPTY_ANSWER.has(error.code ?? '') ? EMPTY_TTL_MS : FAILURE_TTL_MS)),
     );
     cache.set(key, entry);
     return entry.answer;
@@ -47,7 +46,6 @@ export function cachedResolver(resolve: Resolve, now: () => number): Resolve {
 
 /** The cached resolver of an SMTP front end, on the configured servers (or the system's). */
 export function mailauthResolver(config: Config, now: () => number): Resolve {
-  const resolver = new Resolver({ timeout: 1000, tries: 2 });
-  if (config.dnsServers) resolver.setServers(config.dnsServers);
+  const resolver = configuredResolver(config, 1000);
   return cachedResolver((name, rrtype) => resolver.resolve(name, rrtype) as ReturnType<Resolve>, now);
 }

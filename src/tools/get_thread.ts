@@ -6,7 +6,7 @@ import { spaceKeys } from '../redis/keys.js';
 import { replyText } from '../smtp/content.js';
 import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, MessageSchema, Nullable, Output, ThreadSchema } from './schemas.js';
+import { Cursor, Id, Input, MessageSchema, NextCursor, Output, ThreadSchema } from './schemas.js';
 
 /** interface.md part 8: 50 messages per call, 200 KB of bodies, then bodies truncated. */
 export const THREAD_PAGE = 50;
@@ -28,7 +28,7 @@ export default defineTool({
   input: Input({ thread_id: Id('thread'), cursor: Type.Optional(Cursor) }),
   output: Output({
     messages: Type.Array(MessageSchema),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
     thread: ThreadSchema,
     truncated: Type.Boolean({ description: 'true quand des textes ont été tronqués' }),
   }),

@@ -4,7 +4,7 @@ import { messageView } from '../../actors/message.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, Limit, MessageSchema, Nullable, Output, PermissionSchema } from './schemas.js';
+import { Cursor, Id, Input, Limit, MessageSchema, NextCursor, Output, PermissionSchema } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -22,7 +22,7 @@ export default defineTool({
   output: Output({
     items: Type.Array(MessageSchema),
     key: Output({ name: Type.String(), permissions: Type.Array(PermissionSchema) }),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
   }),
   permission: ['read', 'approve'],
   verifiedRequired: false,

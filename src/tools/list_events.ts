@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { MailboxError } from '../errors.js';
 import { journalText, PARIS, parisClock, parisDay, plural } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, IsoDate, Limit, Nullable, Output } from './schemas.js';
+import { Cursor, Id, Input, IsoDate, Limit, NextCursor, Nullable, Output } from './schemas.js';
 
 const OBJECT_FILTERS = ['inbox_id', 'thread_id', 'message_id', 'campaign_id', 'audience_id', 'contact', 'domain'] as const;
 
@@ -56,7 +56,7 @@ export default defineTool({
   output: Output({
     day: Nullable(Type.String()),
     events: Type.Array(JournalLine),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
   }),
   permission: ['read'],
   verifiedRequired: false,

@@ -3,7 +3,7 @@ import { liveInboxView, listLiveInboxes } from '../../actors/inbox.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, InboxSchema, Input, Limit, Nullable, Output } from './schemas.js';
+import { Cursor, InboxSchema, Input, Limit, NextCursor, Output } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -18,7 +18,7 @@ export default defineTool({
   }),
   output: Output({
     items: Type.Array(InboxSchema),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
   }),
   permission: ['read'],
   verifiedRequired: false,

@@ -5,7 +5,7 @@ import { iso } from '../clock.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, Input, IsoDate, Limit, Nullable, Output, SuppressionSchema } from './schemas.js';
+import { Cursor, Input, IsoDate, Limit, NextCursor, Nullable, Output, SuppressionSchema } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -29,7 +29,7 @@ export default defineTool({
   }),
   output: Output({
     items: Type.Array(SuppressionSchema),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
     dead_address: Nullable(
       Output({ value: Type.String(), since: Nullable(IsoDate) }),
     ),

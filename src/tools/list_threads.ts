@@ -4,7 +4,7 @@ import { listThreads, threadView } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, Limit, Nullable, Output, ThreadSchema } from './schemas.js';
+import { Cursor, Id, Input, Limit, NextCursor, Output, ThreadSchema } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -25,7 +25,7 @@ export default defineTool({
   }),
   output: Output({
     items: Type.Array(ThreadSchema),
-    next_cursor: Nullable(Type.String()),
+    next_cursor: NextCursor,
   }),
   permission: ['read'],
   verifiedRequired: false,

@@ -35,6 +35,8 @@ export const Limit = (max: number, fallback: number) =>
   Type.Integer({ minimum: 1, maximum: max, description: `1 à ${max}, ${fallback} par défaut` });
 
 export const Cursor = Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor de l\'appel précédent' });
+/** Every page's answer: the cursor of the next page, null on the last one. */
+export const NextCursor = Nullable(Type.String());
 
 export const Confirm = Type.Literal(true, { description: 'doit valoir true : action irréversible' });
 

@@ -9,15 +9,14 @@
  *  - a sweeper repairs a wake lost between a script and its wake (a process killed in between).
  * One claim per space at a time is what keeps a space's events in order per endpoint.
  */
-import { createHash } from 'node:crypto';
-import { globalKeys, spaceKeys } from '../redis/keys.js';
+import { globalKeys, shardOf, spaceKeys } from '../redis/keys.js';
 import type { Runtime } from '../runtime.js';
 
 export const WEBHOOK_SHARDS = 8;
 /** The consumer group of the webhook workers on each space's stream. */
 export const WEBHOOK_GROUP = 'webhooks';
 
-export const webhookShard = (spaceId: string): number => createHash('sha1').update(spaceId).digest().readUInt16BE(0) % WEBHOOK_SHARDS;
+export const webhookShard = (spaceId: string): number => shardOf(spaceId, WEBHOOK_SHARDS);
 
 const shardKeys = (rt: Runtime, shard: number): string[] => {
   const index = rt.config.webhookIndex;

@@ -8,9 +8,10 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
 import { ManualClock } from '../../src/clock.js';
-import { globalKeys } from '../../src/redis/keys.js';
+import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { sweepWebhooks, webhookShard } from '../../src/webhooks/wake.js';
 import { startWebhookWorker } from '../../src/webhooks/worker.js';
+import { send, sender } from '../helpers/outbound.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startReceiver, type Received } from '../helpers/webhooks.js';
 
@@ -166,6 +167,25 @@ t.test('spaces without a webhook are woken, then dropped from the index', async 
   const box = await svc.call(apiKey, 'create_inbox', { username: `sans-${randomBytes(3).toString('hex')}`, display_name: 'Sans' });
   await emit(svc, spaceId, box.body.id, 'personne');
   t.ok(await settled(spaceId));
+});
+
+t.test('a send wakes delivery only where a webhook is declared (the queue script says which)', async (t) => {
+  const without = await sender(svc);
+  // Its creation's scripts woke it (they do not say whether a webhook exists); the worker drops it.
+  t.ok(await settled(without.spaceId));
+  const quiet = await send(svc, without);
+  t.equal(quiet.status, 200, JSON.stringify(quiet.body));
+  const [newest] = await svc.rt.redis.xrevrange(spaceKeys(without.spaceId).events, '+', '-', 'COUNT', 1);
+  t.equal(JSON.parse(newest![1][1]!).type, 'mail.message.queued', 'its event is written');
+  t.equal(await svc.rt.redis.zscore(globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(without.spaceId)), without.spaceId), null, 'nothing woken');
+
+  const withHook = await sender(svc);
+  const hook = await svc.call(withHook.apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/recevoir` });
+  t.equal(hook.status, 200, JSON.stringify(hook.body));
+  const sent = await send(svc, withHook);
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  const [queued] = await receiver.until(1, fromSpace(withHook.spaceId, 'mail.message.queued'));
+  t.equal(verify(hook.body.secret, queued!).data.message_id, sent.body.message.id);
 });
 
 t.test('a replacement gets a new secret and, at once, what the old address had not taken', async (t) => {
