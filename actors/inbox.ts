@@ -125,16 +125,39 @@ export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowM
 }
 
 /**
- * Takes the address for this inbox: free, or left over by a creation that never finished. False when
- * another inbox holds it (or held it: a common-domain address is never given again).
+ * Takes the address for this inbox: free, or left over by a creation that never finished, or by a
+ * deletion that stopped before its claim (then finished here). False when another inbox holds it (or
+ * held it: a common-domain address is never given again).
  */
 async function claimAddress(rt: Runtime, key: string, claim: string): Promise<boolean> {
   if (await swapClaim(rt, key, null, claim)) return true;
   const held = await readClaim<AddressClaim>(rt, key);
   if (!held) return swapClaim(rt, key, null, claim);
   const { space_id, inbox_id, state, at } = held.value;
-  const stale = state === 'active' && rt.clock.now() - at > CLAIM_GRACE_MS && !(await rt.redis.exists(spaceKeys(space_id).inbox(inbox_id)));
-  return stale && swapClaim(rt, key, held.raw, claim);
+  if (state !== 'active') return false;
+  const [id, status, shared] = await rt.redis.hmget(spaceKeys(space_id).inbox(inbox_id), 'id', 'status', 'shared');
+  if (status === 'deleted') {
+    return (await retireClaim(rt, key, held.raw, shared === '1')) && shared !== '1' && swapClaim(rt, key, null, claim);
+  }
+  return !id && rt.clock.now() - at > CLAIM_GRACE_MS && swapClaim(rt, key, held.raw, claim);
+}
+
+/**
+ * delete_inbox's last step: a common-domain address stays retired (its claim says `deleted`), an own
+ * domain's is given back. False when the claim is no longer the one expected.
+ */
+function retireClaim(rt: Runtime, key: string, claim: string, shared: boolean): Promise<boolean> {
+  const next = shared ? JSON.stringify({ ...(JSON.parse(claim) as AddressClaim), state: 'deleted' }) : null;
+  return swapClaim(rt, key, claim, next);
+}
+
+/**
+ * Where SMTP found a live claim on a deleted inbox (a delete_inbox that stopped before its claim):
+ * finishes that step, so the address is refused at RCPT from then on.
+ */
+export async function retireClaimOfDeleted(rt: Runtime, spaceId: string, inboxId: string): Promise<void> {
+  const [status, shared, address, claim] = await rt.redis.hmget(spaceKeys(spaceId).inbox(inboxId), 'status', 'shared', 'address', 'claim');
+  if (status === 'deleted' && address && claim) await retireClaim(rt, globalKeys.address(address), claim, shared === '1');
 }
 
 export interface NewInbox {
@@ -216,8 +239,9 @@ export async function deleteInbox(rt: Runtime, access: Access, inboxId: string):
     [keys.inbox(inboxId), keys.inboxes, keys.domain(inbox.domain), keys.journal, keys.journalIndex],
     [inboxId, iso(rt.clock.now()), ...lineArgs(line)],
   );
-  const next = inbox.shared === '1' ? JSON.stringify({ ...(JSON.parse(inbox.claim) as AddressClaim), state: 'deleted' }) : null;
-  if (!(await swapClaim(rt, globalKeys.address(inbox.address), inbox.claim, next))) {
+  // A crash here leaves the claim active on a deleted inbox: the next creation of the address or the
+  // next mail to it finishes this step (claimAddress, retireClaimOfDeleted).
+  if (!(await retireClaim(rt, globalKeys.address(inbox.address), inbox.claim, inbox.shared === '1'))) {
     rt.log.warn('address claim changed under a deleted inbox', { inbox_id: inboxId });
   }
   return { cancelled_messages: await cancelInboxMessages(rt, access.space.id, actorOf(access), inboxId) };

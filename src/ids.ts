@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from './clock.js';
 
 /** Crockford base32, lowercase: no i, l, o, u, so ids read aloud and copy well. */
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+export const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const TIME_CHARS = 10;
 const RANDOM_CHARS = 10;
 

@@ -6,12 +6,19 @@
  * Token: `<payload>.<mac>`, both base64url; payload = flag (`r` real, `t` test) + the 20-character
  * bodies of the space and message ids + the recipient (lowercase); mac = the first 16 bytes (128 bits)
  * of HMAC-SHA256(deriveKey(master, "unsubscribe"), "<space id>.<message id>.<recipient>[.test]").
- * Links: `<BASE_URL>/u/<token>` (GET confirms, POST unsubscribes, RFC 8058 one-click) and the mailto
- * `unsubscribe+<token>@<common domain, else MX host>` (`unsubscribe` is a reserved username).
+ * Links: `<BASE_URL>/u/<token>` (GET confirms, POST unsubscribes, RFC 8058 one-click).
+ *
+ * The mailto address is shorter, for RFC 5321's 64-character local part and for relays that change
+ * its case: `unsubscribe+<space body><message body><mac>@<common domain, else MX host>` in lowercase
+ * Crockford base32 (`unsubscribe` is a reserved username), 62 characters; mac = the first 50 bits of
+ * HMAC-SHA256(deriveKey(master, "unsubscribe-mailto"), "<space id>.<message id>[.test]"). The
+ * recipient is the message's own (read at RCPT, src/smtp/routing.ts). 50 bits is enough for a link
+ * that can only unsubscribe the one recipient of a message whose two ids the forger must know: one
+ * SMTP transaction per guess. Mailto addresses of the first form, `unsubscribe+<token>`, still work.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deriveKey, requireMasterKey } from '../crypto.js';
-import { idPattern } from '../ids.js';
+import { ALPHABET, idPattern } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 
 export interface UnsubscribeTarget {
@@ -41,6 +48,22 @@ function tokenOf(rt: Runtime, target: UnsubscribeTarget): string {
   return `${Buffer.from(payload, 'utf8').toString('base64url')}.${macOf(rt, target).toString('base64url')}`;
 }
 
+const MAILTO_MAC_CHARS = 10;
+const MAILTO = new RegExp(`^([${ALPHABET}]{${BODY}})([${ALPHABET}]{${BODY}})([${ALPHABET}]{${MAILTO_MAC_CHARS}})$`);
+
+/** The mailto's MAC: 5 bits a character, from the first bytes of the HMAC. */
+function mailtoMacOf(rt: Runtime, spaceId: string, messageId: string, test: boolean): string {
+  const key = deriveKey(requireMasterKey(rt.config), 'unsubscribe-mailto');
+  const mac = createHmac('sha256', key).update(`${spaceId}.${messageId}${test ? '.test' : ''}`).digest();
+  let out = '';
+  for (let i = 0; i < MAILTO_MAC_CHARS; i++) {
+    const bit = i * 5;
+    const twoBytes = (mac[bit >> 3]! << 8) | mac[(bit >> 3) + 1]!;
+    out += ALPHABET[(twoBytes >> (11 - (bit & 7))) & 31];
+  }
+  return out;
+}
+
 /**
  * The https link and the mailto address of one message's recipient (OutgoingMail.unsubscribe).
  * Throws `encryption_unavailable` without a master key: a message never leaves with a link nobody can check.
@@ -48,7 +71,24 @@ function tokenOf(rt: Runtime, target: UnsubscribeTarget): string {
 export function unsubscribeLink(rt: Runtime, spaceId: string, messageId: string, recipient: string, test: boolean): { url: string; mailto: string } {
   const token = tokenOf(rt, { spaceId, messageId, recipient: recipient.toLowerCase(), test });
   const domain = rt.config.commonDomain || rt.config.mxHost;
-  return { url: `${rt.config.baseUrl}/u/${token}`, mailto: `unsubscribe+${token}@${domain}` };
+  const local = `${spaceId.slice(4)}${messageId.slice(4)}${mailtoMacOf(rt, spaceId, messageId, test)}`;
+  return { url: `${rt.config.baseUrl}/u/${token}`, mailto: `unsubscribe+${local}@${domain}` };
+}
+
+/**
+ * What a mailto address's part after `unsubscribe+` names, but its recipient (the message's), or null
+ * when it is not of the short form or its MAC does not check. Case does not matter.
+ */
+export function verifyUnsubscribeMailto(rt: Runtime, local: string): Omit<UnsubscribeTarget, 'recipient'> | null {
+  const match = MAILTO.exec(local.toLowerCase());
+  if (!match) return null;
+  const spaceId = `spc_${match[1]}`;
+  const messageId = `msg_${match[2]}`;
+  const given = Buffer.from(match[3]!);
+  for (const test of [false, true]) {
+    if (timingSafeEqual(given, Buffer.from(mailtoMacOf(rt, spaceId, messageId, test)))) return { spaceId, messageId, test };
+  }
+  return null;
 }
 
 /** What a token names, or null when it is malformed, altered or forged. */

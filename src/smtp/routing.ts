@@ -7,7 +7,7 @@
 import { readClaim, type AddressClaim } from '../../actors/claims.js';
 import { globalKeys, spaceKeys } from '../redis/keys.js';
 import { parseVerp } from '../delivery/mime.js';
-import { verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
+import { verifyUnsubscribeMailto, verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
 import type { Runtime } from '../runtime.js';
 
 export type Route =
@@ -25,11 +25,18 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
     const exists = await rt.redis.exists(spaceKeys(verp.spaceId).message(verp.messageId));
     return exists ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId } : null;
   }
-  // The token is case-sensitive (base64url): read from the address as the sender wrote it.
   const unsubscribe = UNSUBSCRIBE.exec(address);
   if (unsubscribe) {
     // Without a master key no link was ever signed: no token can be good.
-    const target = rt.config.masterKey ? verifyUnsubscribeToken(rt, unsubscribe[1]!) : null;
+    if (!rt.config.masterKey) return null;
+    const named = verifyUnsubscribeMailto(rt, unsubscribe[1]!);
+    if (named) {
+      const recipient = await rt.redis.hget(spaceKeys(named.spaceId).message(named.messageId), 'to');
+      return recipient ? { kind: 'unsubscribe', target: { ...named, recipient: recipient.toLowerCase() } } : null;
+    }
+    // The first form, in mail sent before the short one: a case-sensitive token (base64url), read
+    // from the address as the sender wrote it.
+    const target = verifyUnsubscribeToken(rt, unsubscribe[1]!);
     return target ? { kind: 'unsubscribe', target } : null;
   }
   const claim = await readClaim<AddressClaim>(rt, globalKeys.address(lower));

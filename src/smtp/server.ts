@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { receiveInbound } from '../../actors/inbound.js';
+import { retireClaimOfDeleted } from '../../actors/inbox.js';
 import { recordBounce, recordComplaint } from '../../actors/reports.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import { MailboxError } from '../errors.js';
@@ -62,6 +63,7 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<void>
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
   } catch (error) {
     if (!gone(error)) throw error;
+    if (route.kind === 'inbox') await retireClaimOfDeleted(rt, route.space_id, route.inbox_id);
   }
 }
 

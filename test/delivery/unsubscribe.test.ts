@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { deriveKey, masterKeyFile } from '../../src/crypto.js';
-import { unsubscribeLink, verifyUnsubscribeToken } from '../../src/delivery/unsubscribe.js';
+import { unsubscribeLink, verifyUnsubscribeMailto, verifyUnsubscribeToken } from '../../src/delivery/unsubscribe.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { iso } from '../../src/clock.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -34,7 +34,6 @@ t.test('tokens: what they carry, and nothing else verifies', async (t) => {
   const link = unsubscribeLink(rt, spaceId, messageId, 'Marie.Curie@Exemple.FR', false);
   const token = tokenOf(link.url);
   t.equal(link.url, `${svc.url}/u/${token}`);
-  t.equal(link.mailto, `unsubscribe+${token}@agents.mailbox.localhost`);
   t.same(verifyUnsubscribeToken(rt, token), { spaceId, messageId, recipient: 'marie.curie@exemple.fr', test: false });
   t.same(verifyUnsubscribeToken(rt, tokenOf(unsubscribeLink(rt, spaceId, messageId, 'a@b.fr', true).url))?.test, true);
 
@@ -55,6 +54,34 @@ t.test('tokens: what they carry, and nothing else verifies', async (t) => {
   }
   t.equal(verifyUnsubscribeToken(otherKey, token), null, 'another master key');
   t.throws(() => unsubscribeLink(withConfig(rt, { masterKey: null }), spaceId, messageId, 'a@b.fr', false), { code: 'encryption_unavailable' });
+});
+
+t.test('mailto addresses: 62 characters before the @ (RFC 5321: 64), any case, nothing else verifies', async (t) => {
+  const { spaceId } = await svc.space();
+  const messageId = rt.ids.next('message');
+  const { mailto } = unsubscribeLink(rt, spaceId, messageId, 'Marie.Curie@Exemple.FR', false);
+  const local = /^unsubscribe\+([0-9a-z]{50})@agents\.mailbox\.localhost$/.exec(mailto)?.[1];
+  t.ok(local, mailto);
+  t.equal(mailto.indexOf('@'), 62);
+  t.same(verifyUnsubscribeMailto(rt, local!), { spaceId, messageId, test: false });
+  t.same(verifyUnsubscribeMailto(rt, local!.toUpperCase()), { spaceId, messageId, test: false }, 'a relay that changed the case');
+  const testLocal = /\+([^@]+)@/.exec(unsubscribeLink(rt, spaceId, messageId, 'a@b.fr', true).mailto)![1]!;
+  t.same(verifyUnsubscribeMailto(rt, testLocal), { spaceId, messageId, test: true }, "a test send's address says so");
+
+  const other = rt.ids.next('message').slice(4);
+  const swap = (i: number) => local!.slice(0, i) + (local![i] === 'a' ? 'b' : 'a') + local!.slice(i + 1);
+  for (const [why, forged] of [
+    ['another mac', swap(45)],
+    ['another space', swap(3)],
+    ['another message, same mac', local!.slice(0, 20) + other + local!.slice(40)],
+    ['too short', local!.slice(0, 49)],
+    ['too long', `${local}a`],
+    ['not base32', `${local!.slice(0, 49)}u`],
+    ['the first form', tokenOf(unsubscribeLink(rt, spaceId, messageId, 'a@b.fr', false).url)],
+  ]) {
+    t.equal(verifyUnsubscribeMailto(rt, forged!), null, why!);
+  }
+  t.equal(verifyUnsubscribeMailto(withConfig(rt, { masterKey: Buffer.alloc(32, 7) }), local!), null, 'another master key');
 });
 
 t.test('GET asks, POST (one-click) unsubscribes once: entry, journal, event', async (t) => {

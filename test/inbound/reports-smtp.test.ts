@@ -101,15 +101,25 @@ t.test('a complaint suppresses the address and emits mail.contact.complained', a
   t.match(complained.data, { address: to, reason: 'complaint' });
 });
 
-t.test('the mailto unsubscribe address works like the one-click link', async (t) => {
+t.test('the mailto unsubscribe address works like the one-click link, in any case, and in its first form', async (t) => {
   const s = await sender(svc);
   const to = recipient();
   const sent = await send(svc, s, { to });
   const { mailto } = unsubscribeLink(svc.rt, s.spaceId, sent.body.message.id, to, false);
-  await inbound.send({ from: to, to: mailto, subject: 'unsubscribe', text: 'unsubscribe' });
-  t.match(JSON.parse((await svc.rt.redis.hget(spaceKeys(s.spaceId).suppressions, to))!), { reason: 'unsubscribe' });
-  const forged = await inbound.send({ from: to, to: mailto.replace(/^unsubscribe\+./, 'unsubscribe+A'), subject: 'x', text: 'x' }).catch((e) => e);
-  t.equal(forged.responseCode, 550);
+  const flipped = mailto.replace(/.@/, (end) => (end[0] === 'a' ? 'b@' : 'a@'));
+  const forged = await inbound.send({ from: to, to: flipped, subject: 'x', text: 'x' }).catch((e) => e);
+  t.equal(forged.responseCode, 550, 'another mac: refused at RCPT');
+  const unknown = unsubscribeLink(svc.rt, s.spaceId, svc.rt.ids.next('message'), to, false).mailto;
+  t.equal((await inbound.send({ from: to, to: unknown, subject: 'x', text: 'x' }).catch((e) => e)).responseCode, 550, 'a message that does not exist');
+  await inbound.send({ from: to, to: mailto.toUpperCase(), subject: 'unsubscribe', text: 'unsubscribe' });
+  t.match(JSON.parse((await svc.rt.redis.hget(spaceKeys(s.spaceId).suppressions, to))!), { reason: 'unsubscribe' }, "the recipient is the message's");
+
+  // Mail sent before the short form carries `unsubscribe+<the https token>`: still honoured.
+  const other = recipient();
+  const earlier = await send(svc, s, { to: other });
+  const { url } = unsubscribeLink(svc.rt, s.spaceId, earlier.body.message.id, other, false);
+  await inbound.send({ from: other, to: `unsubscribe+${url.slice(url.lastIndexOf('/') + 1)}@${mailto.split('@')[1]}`, subject: 'stop', text: 'stop' });
+  t.match(JSON.parse((await svc.rt.redis.hget(spaceKeys(s.spaceId).suppressions, other))!), { reason: 'unsubscribe' });
 });
 
 t.test('enough hard bounces suspend the inbox; sending is then refused inbox_suspended, receiving goes on', async (t) => {

@@ -1,7 +1,7 @@
 /** Real SMTP into the service: routing at RCPT, size, authentication results, threading, auto-replies. */
 import { generateKeyPairSync } from 'node:crypto';
 import t from 'tap';
-import { spaceKeys } from '../../src/redis/keys.js';
+import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -85,6 +85,19 @@ t.test('an unknown recipient is refused at RCPT with 550', async (t) => {
   t.match(error.response, /5\.1\.1/);
   const forged = await inbound.send({ from: recipient(), to: `bounces+spc_00000000000000000000.msg_00000000000000000000@${s.domain}`, subject: 'x', text: 'x' }).catch((e) => e);
   t.equal(forged.responseCode, 550, 'a VERP address of no message is unknown too');
+});
+
+t.test('a delete_inbox that stopped before its claim: the first mail finishes it, the next is refused at RCPT', async (t) => {
+  const s = await sender(svc);
+  const claimKey = globalKeys.address(s.address);
+  const claim = await svc.rt.redis.get(claimKey);
+  t.equal((await svc.call(s.apiKey, 'delete_inbox', { inbox_id: s.inboxId, confirm: true })).status, 200);
+  await svc.rt.redis.set(claimKey, claim!); // as if the process died between the inbox's script and its claim
+  await inbound.send({ from: recipient(), to: s.address, subject: 'Encore là ?', text: 'x' });
+  t.equal(await svc.rt.redis.get(claimKey), null, 'the own-domain address is released');
+  const refused = await inbound.send({ from: recipient(), to: s.address, subject: 'Et maintenant ?', text: 'x' }).catch((e) => e);
+  t.equal(refused.responseCode, 550);
+  t.equal((await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items.length, 0, 'nothing stored');
 });
 
 t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {

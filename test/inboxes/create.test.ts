@@ -142,6 +142,30 @@ t.test('an address on an own domain is free again after deletion', async (t) => 
   t.not(again.body.id, first.body.id);
 });
 
+t.test('a delete_inbox that stopped before its claim: the next creation finishes it (own domain free, common domain retired)', async (t) => {
+  const { apiKey } = await svc.space({ plan: 'pro' });
+  const own = await verifiedDomain(svc, apiKey);
+  const crashed = async (body: Record<string, unknown>) => {
+    const made = await create(apiKey, body);
+    const key = globalKeys.address(made.body.address);
+    const claim = (await svc.rt.redis.get(key))!;
+    t.equal((await svc.call(apiKey, 'delete_inbox', { inbox_id: made.body.id, confirm: true })).status, 200);
+    await svc.rt.redis.set(key, claim); // as if the process died between the inbox's script and its claim
+    return { made, key, claim };
+  };
+  const mine = await crashed({ username: 'accueil', domain: own.domain });
+  const again = await create(apiKey, { username: 'accueil', domain: own.domain });
+  t.equal(again.status, 200, JSON.stringify(again.body));
+  t.not(again.body.id, mine.made.body.id);
+  t.equal(JSON.parse((await svc.rt.redis.get(mine.key))!).inbox_id, again.body.id);
+
+  const username = name('retraite');
+  const shared = await crashed({ username, domain: common });
+  const refused = await create(apiKey, { username, domain: common });
+  t.equal(refused.body.error?.code, 'address_taken', 'a common-domain address is never given again');
+  t.same(JSON.parse((await svc.rt.redis.get(shared.key))!), { ...JSON.parse(shared.claim), state: 'deleted' }, 'as delete_inbox leaves it');
+});
+
 t.test('two concurrent create_inbox for one address: one wins, one gets address_taken', async (t) => {
   const a = await svc.space();
   const b = await svc.space();
