@@ -175,8 +175,8 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const nowIso = iso(now);
   const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
 
-  // Every field, status and slot as the script will decide them for a queued send: one object shape,
-  // updated from the reply for the answer's view.
+  // Every field of the message hash, status and slot as expected: one object shape, which the
+  // script's reply updates for the answer's view.
   const message: StoredMessage = {
     id: messageId,
     thread_id: threadId,
@@ -257,7 +257,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
       plan.intervals, plan.reply_intervals, ...lineArgs(line), event,
       SCRIPT_MESSAGE_FIELDS.length,
-    ], message, SCRIPT_MESSAGE_FIELDS, thread),
+    ], message, thread),
   );
   if (reply.replayed) return replay(rt, access, reply.message_id!);
   const slot = reply.slot ?? null;
@@ -291,8 +291,8 @@ const SCRIPT_MESSAGE_FIELDS = [
  * Appends the message's script fields and, for a new thread, all its fields as field/value pairs: a
  * loop over fixed names, not Object.entries().flat() (measurably slower on the hot path).
  */
-function pushFields(args: (string | number)[], message: StoredMessage, names: readonly (keyof StoredMessage)[], thread: StoredThread | null) {
-  for (const name of names) args.push(name, message[name] as string);
+function pushFields(args: (string | number)[], message: StoredMessage, thread: StoredThread | null) {
+  for (const name of SCRIPT_MESSAGE_FIELDS) args.push(name, message[name]);
   if (thread) for (const name in thread) args.push(name, thread[name as keyof StoredThread] as string);
   return args;
 }
