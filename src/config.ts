@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseSendWindow, type SendWindow } from './sending/window.js';
 
@@ -19,6 +20,8 @@ export interface Config {
   smtpMaxBytes: number;
   /** STARTTLS is offered only when both files are configured. */
   smtpTls: { keyFile: string; certFile: string } | null;
+  /** The operator's DKIM key for common-domain and service mail; null: those leave unsigned. */
+  serviceDkim: { keyFile: string; selector: string } | null;
   redisUrl: string | null;
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
@@ -232,6 +235,21 @@ function smtpTls(env: Env): Config['smtpTls'] {
   return { keyFile, certFile };
 }
 
+/**
+ * SERVICE_DKIM_KEY_FILE (a PEM RSA private key: nodemailer signs rsa-sha256 only) signs mail from common-domain inboxes and
+ * the service's own mail, with SERVICE_DKIM_SELECTOR (default `mailbox`). Read here once so a bad file
+ * stops the start, not a delivery; only its path is kept.
+ */
+function serviceDkim(env: Env): Config['serviceDkim'] {
+  const keyFile = env.SERVICE_DKIM_KEY_FILE || '';
+  if (!keyFile) return null;
+  const key = createPrivateKey(readFileSync(keyFile, 'utf8'));
+  if (key.asymmetricKeyType !== 'rsa') throw new Error('SERVICE_DKIM_KEY_FILE must hold an RSA private key');
+  const selector = (env.SERVICE_DKIM_SELECTOR || 'mailbox').toLowerCase();
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(selector)) throw new Error('SERVICE_DKIM_SELECTOR must be one DNS label');
+  return { keyFile, selector };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const host = env.HOST || '127.0.0.1';
@@ -246,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpHost: env.SMTP_HOST || host,
     smtpMaxBytes: int(env, 'SMTP_MAX_BYTES', 25 * 1024 * 1024),
     smtpTls: smtpTls(env),
+    serviceDkim: serviceDkim(env),
     redisUrl: env.REDIS_URL || null,
     redisClusterNodes: parseNodes(env.REDIS_CLUSTER_NODES),
     // A wildcard listen address is no address to give agents: default links then name localhost.

@@ -4,6 +4,8 @@
  */
 import { isAddress } from '../sending/validate.js';
 import { parseArgs } from 'node:util';
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
@@ -33,7 +35,8 @@ const USAGE = `usage:
   mailbox admin create-space --human <email> [--name <name>] [--plan <plan>] [--verified] [--managed]
   mailbox admin resume-inbox <inbox_id> --space <space_id>
   mailbox admin resume-inbox <address>
-  mailbox admin set-plan <space_id> <plan>`;
+  mailbox admin set-plan <space_id> <plan>
+  mailbox admin service-dkim-records`;
 
 /** `all` (the default) runs the front end and the workers in one process; the others split them. */
 const ROLES = ['all', 'http', 'smtp', 'worker'] as const;
@@ -150,8 +153,27 @@ async function setPlanCommand(args: string[], io: CliIo): Promise<number> {
   });
 }
 
+/**
+ * `service-dkim-records`: the TXT records to publish for SERVICE_DKIM_KEY_FILE, one JSON line per
+ * domain it signs for (the common domain, the service's own domain).
+ */
+function serviceDkimRecordsCommand(io: CliIo): number {
+  const config = loadConfig(io.env);
+  if (!config.serviceDkim) {
+    io.err('SERVICE_DKIM_KEY_FILE is not set: common-domain and service mail leave unsigned');
+    return 2;
+  }
+  const publicKey = createPublicKey(readFileSync(config.serviceDkim.keyFile, 'utf8')).export({ type: 'spki', format: 'der' }).toString('base64');
+  const domains = new Set([config.commonDomain, config.serviceDomains[0] ?? config.mxHost].filter(Boolean));
+  for (const domain of domains) {
+    io.out(JSON.stringify({ name: `${config.serviceDkim.selector}._domainkey.${domain}`, type: 'TXT', value: `v=DKIM1; k=rsa; p=${publicKey}` }));
+  }
+  return 0;
+}
+
 async function admin(args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
+  if (command === 'service-dkim-records' && rest.length === 0) return serviceDkimRecordsCommand(io);
   if (command === 'resume-inbox') return resumeInboxCommand(rest, io);
   if (command === 'set-plan') return setPlanCommand(rest, io);
   if (command !== 'create-space') {

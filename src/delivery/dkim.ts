@@ -1,7 +1,9 @@
 /**
  * The DKIM key a message is signed with: the first selector of the space's own sending domain, opened
- * from its sealed form (actors/domain.ts, src/crypto.ts) just before signing, never kept nor logged.
+ * from its sealed form (actors/domain.ts, src/crypto.ts) just before signing, never kept nor logged;
+ * for common-domain and service mail, the operator's key file (SERVICE_DKIM_KEY_FILE).
  */
+import { readFileSync } from 'node:fs';
 import { dkimContext, readDomain } from '../../actors/domain.js';
 import { open, requireMasterKey } from '../crypto.js';
 import { DKIM_SELECTORS } from '../domains/records.js';
@@ -10,7 +12,7 @@ import type { DkimKey } from './types.js';
 
 /**
  * The signing key of `domain` for the space, or null when the domain is not one of the space's (the
- * common domain: signed by the operator's relay, if at all). Throws `encryption_unavailable` without a
+ * common domain: serviceDkimKey). Throws `encryption_unavailable` without a
  * master key, and an Error when the sealed key does not open (a changed master key): no retry helps.
  */
 export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): Promise<DkimKey | null> {
@@ -20,4 +22,22 @@ export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): 
   const sealed = (JSON.parse(stored.dkim_private) as string[])[0]!;
   const privateKey = open(requireMasterKey(rt.config), sealed, dkimContext(stored.id, selector));
   return { domainName: stored.domain, keySelector: selector, privateKey };
+}
+
+/** The operator's key by file: read once per process (like a TLS key), never logged. */
+const serviceKeys = new Map<string, string>();
+
+/**
+ * The operator's key for mail from `domain` (the common domain, or the service's own domain), or null
+ * when SERVICE_DKIM_KEY_FILE is not set: that mail then leaves unsigned (sign it at the relay).
+ */
+export function serviceDkimKey(rt: Runtime, domain: string): DkimKey | null {
+  const service = rt.config.serviceDkim;
+  if (!service) return null;
+  let privateKey = serviceKeys.get(service.keyFile);
+  if (privateKey === undefined) {
+    privateKey = readFileSync(service.keyFile, 'utf8');
+    serviceKeys.set(service.keyFile, privateKey);
+  }
+  return { domainName: domain, keySelector: service.selector, privateKey };
 }

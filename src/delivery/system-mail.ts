@@ -2,9 +2,10 @@
  * The service's own mails (a space human's 6-digit code...): from `Mailbox <no-reply@<first service
  * domain>>`, plain text, no unsubscribe link (a mail the person asked for is no list), through the
  * runtime's transport like any message. Bounces go to `bounces@` of that domain: no message of a space
- * to update, so no VERP.
+ * to update, so no VERP. Signed with the operator's key when SERVICE_DKIM_KEY_FILE is set.
  */
 import type { Runtime } from '../runtime.js';
+import { serviceDkimKey } from './dkim.js';
 import { transportFor } from './transports.js';
 import type { DeliveryResult } from './types.js';
 
@@ -32,6 +33,6 @@ export async function sendSystemMail(rt: Runtime, mail: SystemMail): Promise<Del
     unsubscribe: null,
     footer: false,
     returnPath: `bounces@${domain}`,
-    dkim: null,
+    dkim: serviceDkimKey(rt, domain),
   });
 }

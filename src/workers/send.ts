@@ -18,7 +18,7 @@ import type { StoredMessage } from '../../actors/message.js';
 import { afterHardBounce } from '../../actors/reports.js';
 import { verpReturnPath } from '../delivery/mime.js';
 import { transportFor } from '../delivery/transports.js';
-import { dkimKeyFor } from '../delivery/dkim.js';
+import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { DeliveryResult, OutgoingMail, Transport } from '../delivery/types.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
 import { QUEUE_PREFIX, spaceKeys } from '../redis/keys.js';
@@ -47,7 +47,7 @@ function windowAt(rt: Runtime, now: number): { open: boolean; next: number } {
 
 async function outgoing(rt: Runtime, spaceId: string, inbox: StoredInbox, message: StoredMessage): Promise<OutgoingMail> {
   const keys = spaceKeys(spaceId);
-  const [wrote, dkim] = await Promise.all([rt.redis.hget(keys.thread(message.thread_id), 'correspondent_wrote'), inbox.shared === '1' ? null : dkimKeyFor(rt, spaceId, inbox.domain)]);
+  const [wrote, dkim] = await Promise.all([rt.redis.hget(keys.thread(message.thread_id), 'correspondent_wrote'), inbox.shared === '1' ? serviceDkimKey(rt, inbox.domain) : dkimKeyFor(rt, spaceId, inbox.domain)]);
   return {
     id: message.id,
     messageIdHeader: message.message_id_header,
