@@ -6,6 +6,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import { wakeInbox } from '../src/queues.js';
@@ -120,6 +121,6 @@ export async function listDrafts(rt: Runtime, access: Access, inboxId: string | 
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
   // A draft approved or cancelled between the two reads is left out of this page.
-  const items = ((await pipeline.exec()) ?? []).map(([, fields]) => fields as StoredMessage).filter((m) => m.status === 'draft');
+  const items = (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft');
   return { items, next: ids.length > limit ? page[page.length - 1]! : null };
 }

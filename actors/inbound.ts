@@ -6,6 +6,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
 import { replyText, subjectKey } from '../src/smtp/content.js';
@@ -59,14 +60,6 @@ interface Found {
   answerable: string[] | null;
 }
 
-/** Runs the queued reads in one round trip (one space's keys: one slot, Cluster-safe); a failed read throws. */
-async function together(pipeline: ReturnType<Runtime['redis']['pipeline']>): Promise<unknown[]> {
-  return ((await pipeline.exec()) ?? []).map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
-}
-
 /**
  * The thread a message belongs to, from the Message-IDs it cites, then its subject within the
  * correspondent. Every lookup of a step is sent at once: two round trips at most.
@@ -81,7 +74,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
     else reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
   if (wanted) reads.hget(keys.inboxRecipients(inboxId), mail.from).hget(keys.inboxContacts(inboxId), mail.from);
-  const hits = await together(reads);
+  const hits = await execAll(reads);
   for (const [i, { header, own }] of cited.entries()) {
     if (own) {
       const [inbox, thread, stored] = hits[i] as (string | null)[];
@@ -101,7 +94,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
     // A reply (not an automatic message) will need the thread's last messages: read them on the way.
     if (!mail.automatic) threads.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
   }
-  const replies = await together(threads);
+  const replies = await execAll(threads);
   const index = candidates.findIndex((_, i) => {
     const [subject, contact] = replies[stride * i] as (string | null)[];
     return contact === mail.from && typeof subject === 'string' && subjectKey(subject) === wanted;
@@ -121,7 +114,7 @@ async function answeredMessage(rt: Runtime, spaceId: string, found: Found) {
   if (!ids.length) return null;
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hmget(keys.message(id), 'direction', 'subject', 'sent_at', 'metadata');
-  const messages = (await together(reads)) as (string | null)[][];
+  const messages = await execAll<(string | null)[]>(reads);
   const index = messages.findIndex(([direction]) => direction === 'outbound');
   if (index < 0) return null;
   const [, subject, sentAt, metadata] = messages[index]!;

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { planOf, type Config } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
@@ -220,8 +221,7 @@ export async function listLiveInboxes(rt: Runtime, access: Access): Promise<Stor
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hgetall(keys.inbox(id));
-  const replies = (await pipeline.exec()) ?? [];
-  return replies.map(([, fields]) => fields as StoredInbox).filter((inbox) => inbox.id);
+  return (await execAll<StoredInbox>(pipeline)).filter((inbox) => inbox.id);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { planOf } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
@@ -357,7 +358,7 @@ async function threadReferences(rt: Runtime, spaceId: string, threadId: string):
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');
-  return ((await pipeline.exec()) ?? []).map(([, value]) => value as string).filter(Boolean);
+  return (await execAll<string | null>(pipeline)).filter((header): header is string => Boolean(header));
 }
 
 export { readMessage };

@@ -6,7 +6,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { randomBase62 } from '../src/ids.js';
-import { hashSecret, keyPrefix, keySecret, spaceOfSecret } from '../src/secrets.js';
+import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';
 
@@ -105,7 +105,7 @@ function mintKey(rt: Runtime, spaceId: string, spec: Omit<StoredKey, 'id' | 'nam
     name_norm: normaliseKeyName(spec.name),
     created_at: iso(rt.clock.now()),
     prefix: keyPrefix(spaceId),
-    token_hash: hashSecret(secret),
+    token_hash: sha256Hex(secret),
   };
   return { key, secret };
 }
@@ -157,7 +157,7 @@ export async function authenticate(rt: Runtime, secret: string | null): Promise<
   const spaceId = secret ? spaceOfSecret(secret) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');
   const keys = spaceKeys(spaceId);
-  const tokenHash = hashSecret(secret);
+  const tokenHash = sha256Hex(secret);
   const { burst, perSecond } = rt.config.rateLimit;
   const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number }>(
     'space/authenticate',

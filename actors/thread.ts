@@ -4,6 +4,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
@@ -110,7 +111,7 @@ export async function listThreads(rt: Runtime, access: Access, filter: ThreadFil
     if (!entries.length) return { threads, next: null };
     const pipeline = rt.redis.pipeline();
     for (const [id] of entries) pipeline.hgetall(keys.thread(id));
-    const rows = ((await pipeline.exec()) ?? []).map(([, fields]) => fields as StoredThread);
+    const rows = await execAll<StoredThread>(pipeline);
     for (let i = 0; i < entries.length; i++) {
       const [id, score] = entries[i]!;
       const thread = rows[i]!;

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
@@ -86,7 +87,7 @@ export async function cancelInboxMessages(rt: Runtime, spaceId: string, actor: A
   if (!ids.length) return 0;
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hgetall(keys.message(id));
-  const messages = ((await pipeline.exec()) ?? []).map(([, fields]) => fields as StoredMessage).filter((message) => message.id);
+  const messages = (await execAll<StoredMessage>(pipeline)).filter((message) => message.id);
   const outcomes = await Promise.all(
     messages.map((message) =>
       cancelMessage(rt, spaceId, actor, message, { inboxDeleted: true }).then(

@@ -16,8 +16,6 @@ const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/;
 /** SHA-256 in hex: the one digest of secrets, codes, idempotency keys and send contents. */
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export const hashSecret = sha256Hex;
-
 /** The space a presented secret claims to belong to, or null when it is not shaped like a key. */
 const HALF = 10;
 const spacePrefix = (spaceId: string): string => {

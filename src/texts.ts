@@ -1,5 +1,6 @@
 /** French words shared by the tools' texts, the journal and the error messages. */
 import { DateTime } from 'luxon';
+import { boundedMemo } from './memo.js';
 
 export const PARIS = 'Europe/Paris';
 
@@ -15,17 +16,13 @@ export function parisMoment(ms: number): string {
  * are computed once: the send path asks for them on every call.
  */
 const HOUR_MS = 3600_000;
-const dayCache = new Map<number, { day: string; nextMidnight: number }>();
+const parisHours = boundedMemo<number, { day: string; nextMidnight: number }>(64);
 function parisHour(ms: number): { day: string; nextMidnight: number } {
   const hour = Math.floor(ms / HOUR_MS);
-  let entry = dayCache.get(hour);
-  if (!entry) {
-    if (dayCache.size > 64) dayCache.clear();
+  return parisHours(hour, () => {
     const t = DateTime.fromMillis(hour * HOUR_MS, { zone: PARIS });
-    entry = { day: t.toISODate()!, nextMidnight: t.plus({ days: 1 }).startOf('day').toMillis() };
-    dayCache.set(hour, entry);
-  }
-  return entry;
+    return { day: t.toISODate()!, nextMidnight: t.plus({ days: 1 }).startOf('day').toMillis() };
+  });
 }
 
 /** The Paris calendar day of an instant, YYYY-MM-DD. */

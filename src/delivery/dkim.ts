@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dkimContext, readDomain } from '../../actors/domain.js';
 import { open, requireMasterKey } from '../crypto.js';
+import { boundedMemo } from '../memo.js';
 import { DKIM_SELECTORS } from '../domains/records.js';
 import type { Runtime } from '../runtime.js';
 import type { DkimKey } from './types.js';
@@ -25,7 +26,7 @@ export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): 
 }
 
 /** The operator's key by file: read once per process (like a TLS key), never logged. */
-const serviceKeys = new Map<string, string>();
+const serviceKeys = boundedMemo<string, string>(8);
 
 /**
  * The operator's key for mail from `domain` (the common domain, or the service's own domain), or null
@@ -34,10 +35,6 @@ const serviceKeys = new Map<string, string>();
 export function serviceDkimKey(rt: Runtime, domain: string): DkimKey | null {
   const service = rt.config.serviceDkim;
   if (!service) return null;
-  let privateKey = serviceKeys.get(service.keyFile);
-  if (privateKey === undefined) {
-    privateKey = readFileSync(service.keyFile, 'utf8');
-    serviceKeys.set(service.keyFile, privateKey);
-  }
+  const privateKey = serviceKeys(service.keyFile, () => readFileSync(service.keyFile, 'utf8'));
   return { domainName: domain, keySelector: service.selector, privateKey };
 }

@@ -4,6 +4,7 @@
  * through KEYS.
  */
 import { createHash } from 'node:crypto';
+import { boundedMemo } from '../memo.js';
 
 export const KEY_PREFIX = 'mbx';
 
@@ -120,18 +121,9 @@ function keysOf(spaceId: string) {
 export type SpaceKeys = ReturnType<typeof keysOf>;
 
 /** Key names are a pure function of the space: built once per space, not at every request (they cost ~4 KB). */
-const built = new Map<string, SpaceKeys>();
-const BUILT_MAX = 10_000;
+const built = boundedMemo<string, SpaceKeys>(10_000);
 
-export function spaceKeys(spaceId: string): SpaceKeys {
-  let keys = built.get(spaceId);
-  if (!keys) {
-    if (built.size >= BUILT_MAX) built.clear();
-    keys = keysOf(spaceId);
-    built.set(spaceId, keys);
-  }
-  return keys;
-}
+export const spaceKeys = (spaceId: string): SpaceKeys => built(spaceId, () => keysOf(spaceId));
 
 /**
  * Indexes that span spaces, each under its own hash tag: claimed before a space's script runs and

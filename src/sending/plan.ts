@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { openIntervals, type DayInterval, type SendWindow } from './window.js';
+import { boundedMemo } from '../memo.js';
 import { warmup } from './warmup.js';
 
 /** How far ahead a queue may plan: a full queue (10 x the daily maximum) at warm-up pace fits. */
@@ -14,20 +15,14 @@ const HOUR_MS = 3600_000;
 
 /**
  * Results that depend on the send window and the hour, kept per window (a config has one; tests build
- * many): each is computed once an hour, not at every send. Bounded: past `max` entries, start again.
+ * many): each is computed once an hour, not at every send.
  */
 function memo<T>(max: number) {
-  const byWindow = new WeakMap<SendWindow, Map<string, T>>();
+  const byWindow = new WeakMap<SendWindow, (key: string, build: () => T) => T>();
   return (window: SendWindow, key: string, build: () => T): T => {
     let cache = byWindow.get(window);
-    if (!cache) byWindow.set(window, (cache = new Map()));
-    let value = cache.get(key);
-    if (value === undefined) {
-      if (cache.size >= max) cache.clear();
-      value = build();
-      cache.set(key, value);
-    }
-    return value;
+    if (!cache) byWindow.set(window, (cache = boundedMemo<string, T>(max)));
+    return cache(key, build);
   };
 }
 

@@ -3,6 +3,7 @@ import { messageView, type StoredMessage } from '../../actors/message.js';
 import { threadView, visibleThread } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { spaceKeys } from '../redis/keys.js';
+import { execAll } from '../redis/pipeline.js';
 import { replyText } from '../smtp/content.js';
 import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
@@ -44,7 +45,7 @@ export default defineTool({
     const page = ids.slice(0, THREAD_PAGE);
     const pipeline = rt.redis.pipeline();
     for (const id of page) pipeline.hgetall(keys.message(id));
-    const stored = ((await pipeline.exec()) ?? []).map(([, fields]) => fields as StoredMessage).filter((m) => m.id);
+    const stored = (await execAll<StoredMessage>(pipeline)).filter((m) => m.id);
     let left = BODY_BUDGET_BYTES;
     let truncated = false;
     const messages = stored.map((message) => {
