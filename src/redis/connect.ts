@@ -28,7 +28,8 @@ export function createRedis(target: RedisTarget, options: { lazy?: boolean } = {
  * syscalls, and every request in flight added its own. Corking the socket at the first write of a
  * tick and uncorking on the next tick turns all the commands one tick issues (every request whose
  * Redis answer arrived in the same read) into one writev. Order is unchanged; a command waits at most
- * until the current microtasks are done. (setImmediate batched more but added latency and lowered
+ * until the current microtasks are done. A command not awaited may so leave after a write the same
+ * tick makes to another socket (the webhook worker's acknowledgements: src/webhooks/worker.ts). (setImmediate batched more but added latency and lowered
  * closed-loop throughput: BENCHMARKS.md, "Sending".)
  */
 function coalesceWrites(redis: Redis): Redis {

@@ -21,7 +21,9 @@ const CONSUMER = 'delivery';
 const BATCH = 100;
 /**
  * Delivered entries are acknowledged by tens, in one XACK: a worker that dies sends at most this many
- * again (receivers treat each id once), and Redis sees a tenth of the writes.
+ * again (receivers treat each id once), plus the one in flight, and Redis sees a tenth of the writes.
+ * The XACK is not awaited and Redis writes leave at the end of the tick (src/redis/connect.ts): it may
+ * trail the next request, which is written at once.
  */
 const ACK_EVERY = 10;
 /** A space whose delivery broke unexpectedly (Redis away, a secret that does not open) is looked at again after this. */

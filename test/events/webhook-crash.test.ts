@@ -73,7 +73,9 @@ t.test('killed while a delivery waits: the next worker delivers the rest, nothin
   const firsts = [...new Set(got.map((r) => r.id))];
   t.same(firsts, emitted, 'every event, in order of first arrival');
   t.ok(got.filter((r) => r.id === emitted[10]).length >= 2, 'the unanswered one came again');
-  t.ok(got.length <= 31 + 10, `at most one batch of acknowledgements sent again (${got.length - 31})`);
+  // The XACK of the ten before it is not awaited and leaves at the end of its tick, maybe after the
+  // 11th request was written: a kill right then sends those ten again too (docs/events.md).
+  t.ok(got.length <= 31 + 10 + 1, `at most one batch of acknowledgements sent again, and the one in flight (${got.length - 31})`);
   const after = (await svc.rt.redis.xpending(spaceKeys(spaceId).events, 'webhooks')) as [number, ...unknown[]];
   for (let i = 0; i < 50 && after[0] !== 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
