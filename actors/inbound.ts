@@ -50,11 +50,29 @@ const CITED_MAX = 20;
 const LAST_MESSAGES = 10;
 const OWN_MESSAGE_ID = new RegExp(`^<(${idPattern('message').slice(1, -1)})@[^>\\s]+>$`);
 
+interface Answered {
+  message_id: string;
+  subject: string | null;
+  sent_at: string | null;
+  metadata: unknown;
+}
+
+/** The fields of a message that tell whether, and what, a reply answers. */
+const ANSWER_FIELDS = ['direction', 'subject', 'sent_at', 'metadata'] as const;
+
+/** The answered message from its ANSWER_FIELDS; null when it is not an outbound one. */
+function answerOf(id: string, [direction, subject, sentAt, metadata]: (string | null)[]): Answered | null {
+  if (direction !== 'outbound') return null;
+  return { message_id: id, subject: subject ?? null, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+}
+
 interface Found {
   threadId: string;
+  /** The message it answers, when the lookup read it already: a cited message of ours. */
+  answered?: Answered | null;
   /**
-   * Where to look for the outbound message the mail answers: the one it cites, or the thread's last
-   * ten messages when the subject lookup read them already ([] when none needs reading: an automatic
+   * Otherwise, where to look for the outbound message the mail answers: the thread's last ten
+   * messages when the subject lookup read them already ([] when none needs reading: an automatic
    * message, or a thread without outbound messages); null: the thread's last ten, not read yet.
    */
   answerable: string[] | null;
@@ -70,15 +88,15 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   const wanted = subjectKey(mail.subject);
   const reads = rt.redis.pipeline();
   for (const { header, own } of cited) {
-    if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header');
+    if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header', ...ANSWER_FIELDS);
     else reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
   if (wanted) reads.hget(keys.inboxRecipients(inboxId), mail.from).hget(keys.inboxContacts(inboxId), mail.from);
   const hits = await execAll(reads);
   for (const [i, { header, own }] of cited.entries()) {
     if (own) {
-      const [inbox, thread, stored] = hits[i] as (string | null)[];
-      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answerable: [own] };
+      const [inbox, thread, stored, ...answer] = hits[i] as (string | null)[];
+      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
     } else if (hits[i]) {
       return { threadId: (hits[i] as string).split(' ')[1]!, answerable: null };
     }
@@ -108,17 +126,16 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
 }
 
 /** The outbound message a reply answers: the one it cites, else the latest outbound one of the thread's last ten. */
-async function answeredMessage(rt: Runtime, spaceId: string, found: Found) {
+async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Promise<Answered | null> {
+  if (found.answered !== undefined) return found.answered;
   const keys = spaceKeys(spaceId);
   const ids = found.answerable ?? (await rt.redis.zrevrange(keys.threadMessages(found.threadId), 0, LAST_MESSAGES - 1));
   if (!ids.length) return null;
   const reads = rt.redis.pipeline();
-  for (const id of ids) reads.hmget(keys.message(id), 'direction', 'subject', 'sent_at', 'metadata');
+  for (const id of ids) reads.hmget(keys.message(id), ...ANSWER_FIELDS);
   const messages = await execAll<(string | null)[]>(reads);
   const index = messages.findIndex(([direction]) => direction === 'outbound');
-  if (index < 0) return null;
-  const [, subject, sentAt, metadata] = messages[index]!;
-  return { message_id: ids[index]!, subject, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+  return index < 0 ? null : answerOf(ids[index]!, messages[index]!);
 }
 
 /** Stores a message received for an inbox (its address claim was `active` at RCPT). */
