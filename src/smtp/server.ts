@@ -56,16 +56,21 @@ async function deliverReport(rt: Runtime, route: Extract<Route, { kind: 'report'
   // Anything else sent to a return path (an auto-reply, a person answering the bounce address) is dropped.
 }
 
-async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<void> {
+/** Delivers to one recipient's route; false when its target was erased since RCPT. */
+async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<boolean> {
   try {
     if (route.kind === 'inbox') await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
     else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
+    return true;
   } catch (error) {
     if (!gone(error)) throw error;
     if (route.kind === 'inbox') await retireClaimOfDeleted(rt, route.space_id, route.inbox_id);
+    return false;
   }
 }
+
+const unknownAddress = () => reject('5.1.1 Adresse inconnue ici', 550);
 
 export async function startSmtp(rt: Runtime, options: { port: number; host: string }): Promise<SmtpFrontEnd> {
   const config = rt.config;
@@ -78,7 +83,7 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
     async ({ session }) => ((routes.get(session.id)?.length ?? 0) >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message', 452) : CONTINUE),
     async ({ session, address }) => {
       const route = await routeOf(rt, address);
-      if (!route) return reject('5.1.1 Adresse inconnue ici', 550);
+      if (!route) return unknownAddress();
       const list = routes.get(session.id) ?? [];
       if (!list.some((r) => routeKey(r) === routeKey(route))) list.push(route);
       routes.set(session.id, list);
@@ -99,8 +104,11 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       return ctx.parsed ? CONTINUE : reject(`5.3.4 Message trop volumineux (au plus ${config.smtpMaxBytes} octets)`, 552);
     },
     async (ctx) => {
-      for (const route of ctx.routes) await deliver(rt, route, ctx.parsed!);
-      return ACCEPT;
+      let delivered = 0;
+      for (const route of ctx.routes) if (await deliver(rt, route, ctx.parsed!)) delivered++;
+      // Every recipient was erased between RCPT and DATA (a deleted inbox, a closed space): the sender
+      // learns it, as at RCPT. With one of several erased, the message is taken for the others.
+      return delivered ? ACCEPT : unknownAddress();
     },
   ];
 

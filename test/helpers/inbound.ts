@@ -2,6 +2,7 @@
  * The inbound SMTP front end of a test service on a free loopback port, and a real SMTP client
  * (nodemailer) to send into it, as another mail system would.
  */
+import { connect } from 'node:net';
 import t from 'tap';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
@@ -22,4 +23,31 @@ export async function startInbound(svc: TestService): Promise<Inbound> {
     await smtp.close();
   });
   return { port: smtp.port, send: (mail) => transport.sendMail(mail) };
+}
+
+/**
+ * A raw SMTP session, for what a client library does in one go: `say` sends a line (none for the
+ * greeting) and resolves with the server's whole reply (its last line, with the code).
+ */
+export async function rawSession(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  t.teardown(() => socket.destroy());
+  let buffered = '';
+  const waiting: ((line: string) => void)[] = [];
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end; (end = buffered.indexOf('\r\n')) >= 0; ) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (line[3] !== '-') waiting.shift()?.(line);
+    }
+  });
+  const say = (line?: string) =>
+    new Promise<string>((resolve) => {
+      waiting.push(resolve);
+      if (line !== undefined) socket.write(`${line}\r\n`);
+    });
+  await say();
+  return { say };
 }

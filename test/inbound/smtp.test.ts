@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { startInbound } from '../helpers/inbound.js';
+import { rawSession, startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { startService } from '../helpers/service.js';
@@ -87,17 +87,40 @@ t.test('an unknown recipient is refused at RCPT with 550', async (t) => {
   t.equal(forged.responseCode, 550, 'a VERP address of no message is unknown too');
 });
 
-t.test('a delete_inbox that stopped before its claim: the first mail finishes it, the next is refused at RCPT', async (t) => {
+t.test('a delete_inbox that stopped before its claim: the first mail finishes it (550 after DATA), the next is refused at RCPT', async (t) => {
   const s = await sender(svc);
   const claimKey = globalKeys.address(s.address);
   const claim = await svc.rt.redis.get(claimKey);
   t.equal((await svc.call(s.apiKey, 'delete_inbox', { inbox_id: s.inboxId, confirm: true })).status, 200);
   await svc.rt.redis.set(claimKey, claim!); // as if the process died between the inbox's script and its claim
-  await inbound.send({ from: recipient(), to: s.address, subject: 'Encore là ?', text: 'x' });
+  const first = await inbound.send({ from: recipient(), to: s.address, subject: 'Encore là ?', text: 'x' }).catch((e) => e);
+  t.equal(first.responseCode, 550, 'accepted at RCPT, refused after DATA: the inbox is gone');
   t.equal(await svc.rt.redis.get(claimKey), null, 'the own-domain address is released');
   const refused = await inbound.send({ from: recipient(), to: s.address, subject: 'Et maintenant ?', text: 'x' }).catch((e) => e);
   t.equal(refused.responseCode, 550);
   t.equal((await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items.length, 0, 'nothing stored');
+});
+
+t.test('an inbox deleted between RCPT and DATA: refused after DATA, nothing stored; another recipient still gets it', async (t) => {
+  const s = await sender(svc);
+  const other = await svc.call(s.apiKey, 'create_inbox', { username: 'autre', domain: s.domain, display_name: 'Autre' });
+  t.equal(other.status, 200, JSON.stringify(other.body));
+  /** MAIL and RCPT for each recipient, then the inbox deleted, then DATA: the reply after the message. */
+  const message = async (recipients: string[], deleted: string) => {
+    const { say } = await rawSession(inbound.port);
+    t.match(await say('EHLO client.test'), /^250 /);
+    t.match(await say(`MAIL FROM:<${recipient()}>`), /^250 /);
+    for (const to of recipients) t.match(await say(`RCPT TO:<${to}>`), /^250 /);
+    t.equal((await svc.call(s.apiKey, 'delete_inbox', { inbox_id: deleted, confirm: true })).status, 200);
+    t.match(await say('DATA'), /^354 /);
+    return say(`From: <x@client.test>\r\nSubject: Entre-temps\r\n\r\nBonjour.\r\n.`);
+  };
+  t.match(await message([s.address], s.inboxId), /^550 5\.1\.1 /, 'its only recipient is gone: the sender learns it');
+  const third = await svc.call(s.apiKey, 'create_inbox', { username: 'troisieme', domain: s.domain, display_name: 'Troisième' });
+  t.match(await message([third.body.address, other.body.address], third.body.id), /^250 /, 'one recipient left: taken for it');
+  for (const [inbox, count] of [[s.inboxId, 0], [third.body.id, 0], [other.body.id, 1]] as const) {
+    t.equal((await svc.call(s.apiKey, 'list_threads', { inbox_id: inbox })).body.items.length, count, `${count} thread(s) in ${inbox}`);
+  }
 });
 
 t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {
