@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# send_email over HTTP under wrk, beside the bare uWS echo of ../shared/bench, in the same run.
+# send_email over HTTP under wrk, beside the bare uWS echo of ../shared/bench and the project's own
+# floor (bench/floor-send.mjs: the same HTTP and Redis plumbing with scripts that decide nothing), in
+# the same run.
 # Two placements of the project's Redis: on core 1 with the project (the kit's rule: every server on
 # core 1, load on core 0), then on core 0 beside the load generator (Redis on a core of its own, as
 # in production where it is another machine). Prints markdown tables; `npm run bench` runs it.
@@ -21,52 +23,63 @@ export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
   RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \
   PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}'
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+commands() { redis-cli -p "$1" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r'; }
+# CPU seconds used so far: a process (user + system, from /proc), a Redis (INFO cpu).
+process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+redis_cpu() { redis-cli -p "$1" info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.3f", s}'; }
+per_send() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {printf "%.0f", (b - a) * 1e6 / n}'; }
 # steady SECONDS: open-loop send_email at 2,000/s from wrk pinned on core 0 (bench/rate.lua); one RESULT line.
 steady() {
   BENCH_BODY="$BENCH_RUN/body.json" BENCH_AUTH="Bearer $key" BENCH_RATE=2000 \
     taskset -c 0 wrk -t1 -c50 -d"$1s" --timeout 5s -s bench/rate.lua "http://127.0.0.1:$hport/v1/send_email" | grep '^RESULT '
 }
 
-# measure REDIS_CPU: starts a fresh Redis and `serve --role http` (core 1), seeds, loads, stops them.
+# measure REDIS_CORE: starts a fresh Redis and `serve --role http` (core 1), seeds, loads, stops them.
 measure() {
-  local redis_cpu=$1 rport hport key rows=() before after fixed
-  rport=$(free_port); hport=$(free_port)
-  setsid taskset -c "$redis_cpu" redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >"$BENCH_RUN/redis-$redis_cpu.log" 2>&1 &
+  local redis_core=$1 rport hport fport key rows=() fixed
+  rport=$(free_port); hport=$(free_port); fport=$(free_port)
+  setsid taskset -c "$redis_core" redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >"$BENCH_RUN/redis-$redis_core.log" 2>&1 &
   local rpid=$!
   export REDIS_URL=redis://127.0.0.1:$rport PORT=$hport
   sleep 0.3
-  setsid taskset -c 1 node --max-semi-space-size=64 bin/mailbox.js serve --role http >"$BENCH_RUN/project-$redis_cpu.log" 2>&1 &
+  setsid taskset -c 1 node --max-semi-space-size=64 bin/mailbox.js serve --role http >"$BENCH_RUN/project-$redis_core.log" 2>&1 &
   local npid=$!
-  pids+=("$rpid" "$npid")
+  PORT=$fport setsid taskset -c 1 node --max-semi-space-size=64 bench/floor-send.mjs >"$BENCH_RUN/floor-$redis_core.log" 2>&1 &
+  local fpid=$!
+  pids+=("$rpid" "$npid" "$fpid")
   for _ in $(seq 100); do node -e "fetch('http://127.0.0.1:$hport/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && break; sleep 0.2; done
   key=$(node bench/seed.mjs "$BENCH_RUN/body.json")
   # Latency first, on the warm service at a steady 2,000/s: 5 s at that rate untimed, then 30 s timed,
   # open loop from C (bench/rate.lua) so the load generator adds no pauses of its own.
   steady 5 >/dev/null
-  before=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
+  local commands0 node0 redis0 commands1 node1 redis1 sent
+  commands0=$(commands "$rport"); node0=$(process_cpu "$npid"); redis0=$(redis_cpu "$rport")
   fixed=$(steady 30)
-  after=$(redis-cli -p "$rport" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r')
+  commands1=$(commands "$rport"); node1=$(process_cpu "$npid"); redis1=$(redis_cpu "$rport")
+  sent=$(field requests "$fixed")
   for round in 1 2 3; do
-    local p e
+    local p f e
     p=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
+    f=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$fport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
     e=$(BENCH_AUTH="Bearer x" bash "$kit/http-load.sh" "http://127.0.0.1:$echo_port/" "$BENCH_RUN/body.json" 50 10)
-    rows+=("$round|$p|$e")
+    rows+=("$round|$p|$f|$e")
   done
-  kill -- "-$npid" "-$rpid" 2>/dev/null || true
+  kill -- "-$npid" "-$fpid" "-$rpid" 2>/dev/null || true
 
-  echo "Redis on core $redis_cpu, the project on core 1, wrk on core 0:"
+  echo "Redis on core $redis_core, the project on core 1, wrk on core 0:"
   echo
-  echo "| round | send_email req/s | p50 ms | p99 ms | uws-echo req/s | ratio |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  echo "| round | send_email req/s | p50 ms | p99 ms | floor req/s | vs floor | uws-echo req/s | vs echo |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   for row in "${rows[@]}"; do
-    IFS='|' read -r round p e <<<"$row"
-    local pr er
-    pr=$(field req_s "$p"); er=$(field req_s "$e")
-    echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $er | $(awk -v a="$pr" -v b="$er" 'BEGIN {printf "%.2f", a/b}') |"
+    IFS='|' read -r round p f e <<<"$row"
+    local pr fr er
+    pr=$(field req_s "$p"); fr=$(field req_s "$f"); er=$(field req_s "$e")
+    echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $fr | $(awk -v a="$pr" -v b="$fr" 'BEGIN {printf "%.2f", a/b}') | $er | $(awk -v a="$pr" -v b="$er" 'BEGIN {printf "%.2f", a/b}') |"
   done
   echo
   echo "Open loop at 2,000 send_email/s for 30 s (after 5 s at that rate): $(field p50_ms "$fixed") ms p50, $(field p99_ms "$fixed") ms p99, $(field p999_ms "$fixed") ms p99.9, $(field max_ms "$fixed") ms max, $(field req_s "$fixed") req/s, $(field bad_status "$fixed") errors"
-  echo "Redis commands per send_email (total_commands_processed over the open-loop run / requests): $(awk -v a="$before" -v b="$after" -v n="$(field requests "$fixed")" 'BEGIN {printf "%.2f", (b-a)/n}')"
+  echo "Redis commands per send_email (total_commands_processed over the open-loop run / requests): $(awk -v a="$commands0" -v b="$commands1" -v n="$sent" 'BEGIN {printf "%.2f", (b-a)/n}')"
+  echo "CPU per send_email over the open-loop run: Node $(per_send "$node0" "$node1" "$sent") µs, Redis $(per_send "$redis0" "$redis1" "$sent") µs (user + system; /proc and INFO cpu)"
   echo
 }
 
