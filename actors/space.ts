@@ -8,7 +8,8 @@ import { iso } from '../src/clock.js';
 import { randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
-import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';
+import type { BillingChange } from '../src/billing/stripe-webhook.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
 
 export const PERMISSIONS = ['send', 'read', 'approve', 'manage_inboxes'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -228,9 +229,24 @@ export async function revokeKey(rt: Runtime, access: Access, keyId: string): Pro
  * service as actor. `not_found` when the space does not exist.
  */
 export async function setPlan(rt: Runtime, spaceId: string, plan: string): Promise<void> {
-  const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'plan.set', SERVICE_ACTOR, {}, { plan });
-  await rt.scripts.run('space/setPlan', [keys.space, keys.journal, keys.journalIndex], [plan, plan === 'none' ? 'none' : 'active', ...lineArgs(line)]);
+  await runSetPlan(rt, spaceId, [plan, plan === 'none' ? 'none' : 'active', '', '', ''], line);
+}
+
+/**
+ * The payment provider reported a subscription's change (src/billing/stripe-webhook.ts): false when
+ * the event was stale or seen already. `not_found` when the space does not exist (erased).
+ */
+export async function applyBillingChange(rt: Runtime, change: BillingChange): Promise<boolean> {
+  const line = prepareLine(rt, 'billing.updated', SERVICE_ACTOR, {}, { plan: change.plan, status: change.status, provider_event: change.eventId });
+  const args = [change.plan, change.status, change.periodEnd === null ? '' : String(change.periodEnd), change.eventId, String(change.eventMs)];
+  return runSetPlan(rt, change.spaceId, args, line);
+}
+
+async function runSetPlan(rt: Runtime, spaceId: string, args: string[], line: PreparedLine): Promise<boolean> {
+  const keys = spaceKeys(spaceId);
+  const reply = await rt.scripts.run<{ applied: boolean }>('space/setPlan', [keys.space, keys.journal, keys.journalIndex], [...args, ...lineArgs(line)]);
+  return reply.applied;
 }
 
 /** subscribe opened a Checkout Session at the provider: the journal says who asked, for which plan. */

@@ -61,6 +61,8 @@ export interface Config {
   stripeSecretKey: string | null;
   /** Stripe's API root; another one for stripe-mock or a test double. */
   stripeApiUrl: string;
+  /** The signing secret of Stripe's webhook (`whsec_...`); null: POST /billing/stripe answers billing_unavailable. */
+  stripeWebhookSecret: string | null;
   /** Per-key request budget, a token bucket in Redis shared by every front end (lua/space/authenticate-5.lua). */
   rateLimit: { burst: number; perSecond: number };
   limits: Limits;
@@ -288,6 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     plans: parsePlans(env.PLANS),
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeApiUrl: (env.STRIPE_API_URL || 'https://api.stripe.com/v1').replace(/\/+$/, ''),
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     rateLimit: rateLimit(env),
     limits: {
       ...DEFAULT_LIMITS,

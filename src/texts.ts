@@ -92,6 +92,12 @@ const JOURNAL_TEXTS: Record<string, (d: LineData) => string> = {
   'space.verified': (d) => `Vérification de l'espace ; humain rattaché : ${d.human}`,
   'space.closure_scheduled': (d) => `Confirmation de la fermeture de l'espace, effacement le ${parisMoment(Date.parse(String(d.closes_at)))}`,
   'space.closure_cancelled': () => "Annulation de la fermeture de l'espace",
+  'billing.updated': (d) =>
+    d.status === 'cancelled'
+      ? "Fin de l'abonnement : l'espace n'a plus d'offre"
+      : d.status === 'past_due'
+        ? `Paiement en retard pour l'offre ${quote(String(d.plan))} : elle reste active pendant les relances`
+        : `Abonnement actif : offre ${quote(String(d.plan))}`,
   'plan.set': (d) => (d.plan === 'none' ? "Fin de l'offre de l'espace" : `Passage à l'offre ${quote(String(d.plan))}`),
   'contact.complained': (d) => `Plainte pour spam de ${quote(String(d.address))} : adresse bloquée`,
   'contact.bounced': (d) => `Blocage de ${quote(String(d.address))} : adresse inexistante (rebond définitif)`,

@@ -1,9 +1,10 @@
 /**
  * The HTTP front end on uWebSockets.js: `POST /v1/<tool>`, `/mcp`, `/healthz`, `/v1/openapi.json`,
- * and the unsubscribe pages `/u/<token>` (src/http/unsubscribe.ts).
+ * Stripe's webhook `POST /billing/stripe`, and the unsubscribe pages `/u/<token>` (src/http/unsubscribe.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request.
  */
 import { authenticate } from '../../actors/space.js';
+import { receiveStripeEvent } from '../billing/stripe-webhook.js';
 import { asMailboxError, MailboxError } from '../errors.js';
 import { handleMcp } from '../mcp/bridge.js';
 import type { Runtime } from '../runtime.js';
@@ -80,6 +81,11 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   app.get('/v1/openapi.json', (res, req) => {
     handle(res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
   });
+
+  // Stripe's webhook: signed by Stripe, not by a key of ours (src/billing/stripe-webhook.ts).
+  app.post('/billing/stripe', (res, req) =>
+    handle(res, req, async (request, body) => jsonReply(200, await receiveStripeEvent(rt, request.headers['stripe-signature'], body))),
+  );
 
   registerUnsubscribe(app, rt);
 

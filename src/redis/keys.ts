@@ -18,7 +18,8 @@ function keysOf(spaceId: string) {
   return {
     /**
      * hash: the space's fields (name, human, verified, plan, managed, approval, created_at; billing_status
-     * and current_period_end once a plan is set; closes_at (ms) while a confirmed closure waits).
+     * and current_period_end once a plan is set; billing_event_at and billing_event_id, the last
+     * Stripe event applied; closes_at (ms) while a confirmed closure waits).
      */
     space: `${tag}:space`,
     /** hash: key id -> key JSON, for the active accesses. */

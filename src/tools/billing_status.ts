@@ -31,11 +31,12 @@ export default defineTool({
       rt.redis.zcard(keys.inboxes),
     ]);
     const plan = access.space.plan;
-    // A plan given at creation (--plan) has no billing record: it is in force.
+    // A plan given at creation (--plan) has no billing record: it is in force. Without plan, a
+    // subscription that ended says so.
     const known: Status | undefined = STATUSES.find((s) => s === status);
     return {
       plan,
-      status: plan === 'none' ? 'none' : known ?? 'active',
+      status: plan === 'none' ? (known === 'cancelled' ? 'cancelled' : 'none') : known ?? 'active',
       current_period_end: periodEnd ? iso(Number(periodEnd)) : null,
       inbox_cap: planOf(rt.config, plan).inbox_cap,
       inboxes_used: used,
