@@ -115,12 +115,19 @@ function describe(error: NodeJS.ErrnoException, timeoutMs: number): string {
 const resultOf = (status: number): PostResult =>
   status >= 200 && status < 300 ? { ok: true, status, error: null } : { ok: false, status, error: `réponse HTTP ${status}` };
 
+/** How one exchange ended; `silent`: the connection ended before any byte of an answer, and not by the timeout. */
+interface Exchange {
+  result: PostResult;
+  reusable: boolean;
+  silent: boolean;
+}
+
 /** One keep-alive connection, carrying one exchange at a time. */
 class Connection {
   idleSince = 0;
   private received = '';
   private answer: Answer | null = null;
-  private pending: ((result: PostResult, reusable: boolean) => void) | null = null;
+  private pending: ((exchange: Exchange) => void) | null = null;
 
   constructor(
     readonly socket: TLSSocket,
@@ -129,24 +136,26 @@ class Connection {
   ) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.read(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => this.finish({ ok: false, status: null, error: describe(error, timeoutMs) }, false));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.finish({ ok: false, status: null, error: describe(error, timeoutMs) }, false, error.message !== 'timeout' && this.received === ''),
+    );
     socket.on('close', () => {
       // An answer framed by the connection's end is whole now.
       if (this.answer) this.finish(resultOf(this.answer.status), false);
-      else this.finish({ ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, false);
+      else this.finish({ ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, false, this.received === '');
       onClose(this);
     });
   }
 
   /** Sends the request (head and body in one write); resolves once the answer is read, failed or timed out. */
-  exchange(request: string): Promise<{ result: PostResult; reusable: boolean }> {
+  exchange(request: string): Promise<Exchange> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.socket.destroy(new Error('timeout')), this.timeoutMs);
       this.received = '';
       this.answer = null;
-      this.pending = (result, reusable) => {
+      this.pending = (exchange) => {
         clearTimeout(timer);
-        resolve({ result, reusable });
+        resolve(exchange);
       };
       this.socket.write(request);
     });
@@ -168,13 +177,13 @@ class Connection {
     }
   }
 
-  private finish(result: PostResult, reusable: boolean): void {
+  private finish(result: PostResult, reusable: boolean, silent = false): void {
     const pending = this.pending;
     if (!pending) return;
     this.pending = null;
     this.received = '';
     if (!reusable) this.socket.destroy();
-    pending(result, reusable);
+    pending({ result, reusable, silent });
   }
 }
 
@@ -208,8 +217,17 @@ export class WebhookClient {
     let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
     head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nuser-agent: Mailbox-Webhooks/1\r\n\r\n`;
-    const connection = this.take(destination) ?? this.open(destination, address, port, host);
-    const { result, reusable } = await connection.exchange(head + body);
+    const pooled = this.take(destination);
+    let connection = pooled ?? this.open(destination, address, port, host);
+    let exchange = await connection.exchange(head + body);
+    // A server may close a kept-alive connection just as the request leaves on it: nothing comes back.
+    // Sent again at once on a new connection (once), rather than after the first retry delay; a
+    // receiver that did get it sees the same webhook-id twice, as with any retry.
+    if (pooled && exchange.silent) {
+      connection = this.open(destination, address, port, host);
+      exchange = await connection.exchange(head + body);
+    }
+    const { result, reusable } = exchange;
     if (reusable) {
       connection.idleSince = performance.now();
       const idle = this.idle.get(destination);

@@ -49,6 +49,24 @@ t.test('keep-alive connections are reused; new ones resume the TLS session', asy
   t.equal(receiver.handshakes.full + receiver.handshakes.resumed, 4, 'an error status keeps the connection');
 });
 
+t.test('a kept-alive connection closed as the request leaves: sent again at once on a new one; a new one is not', async (t) => {
+  const receiver = await startReceiver();
+  const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile }));
+  t.teardown(() => client.close());
+  const url = new URL(`${receiver.origin}/recevoir`);
+  const post = (id: string) => client.post(url, '127.0.0.1', { 'webhook-id': id }, JSON.stringify({ id, type: 't' }));
+  receiver.answer = (request, nth) => ({ status: 200, drop: request.id !== 'evt_first' && nth === 1 });
+
+  t.same(await post('evt_first'), { ok: true, status: 200, error: null });
+  t.same(await post('evt_raced'), { ok: true, status: 200, error: null }, 'the pooled connection dropped it; a new one delivered it');
+  t.same(receiver.received.map((r) => r.id), ['evt_first', 'evt_raced', 'evt_raced']);
+  t.same(receiver.handshakes, { full: 1, resumed: 1 });
+
+  client.close();
+  t.same(await post('evt_fresh'), { ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, 'on a new connection it is a failure: the retry schedule takes it');
+  t.equal(receiver.received.filter((r) => r.id === 'evt_fresh').length, 1);
+});
+
 t.test('the certificate is checked against the URL host, not the address connected to', async (t) => {
   const receiver = await startReceiver();
   const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile }));
