@@ -20,8 +20,8 @@ export interface Config {
   smtpMaxBytes: number;
   /** STARTTLS is offered only when both files are configured. */
   smtpTls: { keyFile: string; certFile: string } | null;
-  /** The operator's DKIM key for common-domain and service mail; null: those leave unsigned. */
-  serviceDkim: { keyFile: string; selector: string } | null;
+  /** The operator's DKIM key (PEM) for common-domain and service mail; null: those leave unsigned. */
+  serviceDkim: { privateKey: string; selector: string } | null;
   redisUrl: string | null;
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
@@ -238,18 +238,19 @@ function smtpTls(env: Env): Config['smtpTls'] {
 }
 
 /**
- * SERVICE_DKIM_KEY_FILE (a PEM RSA private key: nodemailer signs rsa-sha256 only) signs mail from common-domain inboxes and
- * the service's own mail, with SERVICE_DKIM_SELECTOR (default `mailbox`). Read here once so a bad file
- * stops the start, not a delivery; only its path is kept.
+ * SERVICE_DKIM_KEY_FILE (a PEM RSA private key: nodemailer signs rsa-sha256 only) signs mail from
+ * common-domain inboxes and the service's own mail, with SERVICE_DKIM_SELECTOR (default `mailbox`).
+ * Read and checked here, once, so a bad file stops the start, not a delivery; kept in memory like
+ * MAILBOX_MASTER_KEY, never logged.
  */
 function serviceDkim(env: Env): Config['serviceDkim'] {
   const keyFile = env.SERVICE_DKIM_KEY_FILE || '';
   if (!keyFile) return null;
-  const key = createPrivateKey(readFileSync(keyFile, 'utf8'));
-  if (key.asymmetricKeyType !== 'rsa') throw new Error('SERVICE_DKIM_KEY_FILE must hold an RSA private key');
+  const privateKey = readFileSync(keyFile, 'utf8');
+  if (createPrivateKey(privateKey).asymmetricKeyType !== 'rsa') throw new Error('SERVICE_DKIM_KEY_FILE must hold an RSA private key');
   const selector = (env.SERVICE_DKIM_SELECTOR || 'mailbox').toLowerCase();
   if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(selector)) throw new Error('SERVICE_DKIM_SELECTOR must be one DNS label');
-  return { keyFile, selector };
+  return { privateKey, selector };
 }
 
 export function loadConfig(env: Env = process.env): Config {

@@ -5,7 +5,6 @@
 import { isAddress } from '../sending/validate.js';
 import { parseArgs } from 'node:util';
 import { createPublicKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
@@ -163,7 +162,7 @@ function serviceDkimRecordsCommand(io: CliIo): number {
     io.err('SERVICE_DKIM_KEY_FILE is not set: common-domain and service mail leave unsigned');
     return 2;
   }
-  const publicKey = createPublicKey(readFileSync(config.serviceDkim.keyFile, 'utf8')).export({ type: 'spki', format: 'der' }).toString('base64');
+  const publicKey = createPublicKey(config.serviceDkim.privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
   const domains = new Set([config.commonDomain, config.serviceDomains[0] ?? config.mxHost].filter(Boolean));
   for (const domain of domains) {
     io.out(JSON.stringify({ name: `${config.serviceDkim.selector}._domainkey.${domain}`, type: 'TXT', value: `v=DKIM1; k=rsa; p=${publicKey}` }));

@@ -1,12 +1,10 @@
 /**
  * The DKIM key a message is signed with: the first selector of the space's own sending domain, opened
  * from its sealed form (actors/domain.ts, src/crypto.ts) just before signing, never kept nor logged;
- * for common-domain and service mail, the operator's key file (SERVICE_DKIM_KEY_FILE).
+ * for common-domain and service mail, the operator's key (SERVICE_DKIM_KEY_FILE, read at start).
  */
-import { readFileSync } from 'node:fs';
 import { dkimContext, readDomain } from '../../actors/domain.js';
 import { open, requireMasterKey } from '../crypto.js';
-import { boundedMemo } from '../memo.js';
 import { DKIM_SELECTORS } from '../domains/records.js';
 import type { Runtime } from '../runtime.js';
 import type { DkimKey } from './types.js';
@@ -25,16 +23,11 @@ export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): 
   return { domainName: stored.domain, keySelector: selector, privateKey };
 }
 
-/** The operator's key by file: read once per process (like a TLS key), never logged. */
-const serviceKeys = boundedMemo<string, string>(8);
-
 /**
  * The operator's key for mail from `domain` (the common domain, or the service's own domain), or null
  * when SERVICE_DKIM_KEY_FILE is not set: that mail then leaves unsigned (sign it at the relay).
  */
 export function serviceDkimKey(rt: Runtime, domain: string): DkimKey | null {
   const service = rt.config.serviceDkim;
-  if (!service) return null;
-  const privateKey = serviceKeys(service.keyFile, () => readFileSync(service.keyFile, 'utf8'));
-  return { domainName: domain, keySelector: service.selector, privateKey };
+  return service && { domainName: domain, keySelector: service.selector, privateKey: service.privateKey };
 }

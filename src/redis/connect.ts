@@ -29,8 +29,9 @@ export function createRedis(target: RedisTarget, options: { lazy?: boolean } = {
  * tick and uncorking on the next tick turns all the commands one tick issues (every request whose
  * Redis answer arrived in the same read) into one writev. Order is unchanged; a command waits at most
  * until the current microtasks are done. A command not awaited may so leave after a write the same
- * tick makes to another socket (the webhook worker's acknowledgements: src/webhooks/worker.ts). (setImmediate batched more but added latency and lowered
- * closed-loop throughput: BENCHMARKS.md, "Sending".)
+ * tick makes to another socket (the webhook worker's acknowledgements: src/webhooks/worker.ts).
+ * (setImmediate batched more but added latency and lowered closed-loop throughput: BENCHMARKS.md,
+ * "Sending".)
  */
 function coalesceWrites(redis: Redis): Redis {
   redis.on('connect', () => {

@@ -67,12 +67,13 @@ t.test("the service's own mail is signed by the service domain", async (t) => {
   t.equal(signature?.signingDomain, service);
 });
 
-t.test('a key file that is no RSA private key stops the start', async (t) => {
+t.test('a key file that is missing or no RSA private key stops the start', async (t) => {
   const ed = join(dir, 'ed.pem');
   writeFileSync(ed, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
   t.throws(() => loadConfig({ SERVICE_DKIM_KEY_FILE: ed }), /RSA private key/);
   const garbage = join(dir, 'garbage.pem');
   writeFileSync(garbage, 'bonjour');
   t.throws(() => loadConfig({ SERVICE_DKIM_KEY_FILE: garbage }));
+  t.throws(() => loadConfig({ SERVICE_DKIM_KEY_FILE: join(dir, 'absent.pem') }), /ENOENT/);
   t.throws(() => loadConfig({ SERVICE_DKIM_KEY_FILE: keyFile, SERVICE_DKIM_SELECTOR: 'deux.labels' }), /one DNS label/);
 });
