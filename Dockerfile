@@ -1,5 +1,5 @@
-# Mailbox: the HTTP + MCP front end (`mailbox serve`). The image holds no redis-server: give it
-# REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does). Port 2525 is for SMTP, planned.
+# Mailbox (`mailbox serve`: the HTTP + MCP front end on 8080, inbound SMTP on 2525, the workers).
+# The image holds no redis-server: give it REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does).
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

@@ -75,7 +75,7 @@ function keysOf(spaceId: string) {
     /**
      * hash: `<inbox id> <Message-ID header>` -> `<message id> <thread id>` of a received message: threading
      * of later mail that cites it, and the duplicate check of a resent one. Our own outbound Message-IDs
-     * need no entry: they are `<msg_...@domain>`, resolved from their shape (src/smtp/threading.ts).
+     * need no entry: they are `<msg_...@domain>`, resolved from their shape (actors/inbound.ts).
      */
     messageIds: `${tag}:msgids`,
     /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
