@@ -7,6 +7,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { encodeTime, ID_PREFIXES } from '../src/ids.js';
 import { iso } from '../src/clock.js';
+import type { JournalKind } from '../src/texts.js';
 
 export type ActorKind = 'agent' | 'human' | 'service';
 
@@ -54,7 +55,7 @@ export interface PreparedLine {
 }
 
 /** A line ready for a script's ARGV: its id, its JSON and its index refs. */
-export function prepareLine(rt: Runtime, kind: string, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
+export function prepareLine(rt: Runtime, kind: JournalKind, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
   const id = rt.ids.next('journal');
   const line: StoredLine = { id, at: iso(rt.clock.now()), kind, actor, refs, data };
   const indexRefs = (Object.keys(refs) as (keyof JournalRefs)[]).map((name) => refKey(refs, name)).filter(Boolean);

@@ -65,7 +65,7 @@ const messageAbout = (d: LineData): string => `${quote(String(d.subject))} pour 
 const DRAFT_FIELD_WORDS: Record<string, string> = { subject: 'objet', text: 'texte', html: 'version HTML' };
 
 /** The journal's French noun phrases (no subject: the actor is shown beside), by line kind. */
-const JOURNAL_TEXTS: Record<string, (d: LineData) => string> = {
+const JOURNAL_TEXTS = {
   'space.created': () => "Ouverture de l'espace",
   'key.created': (d) =>
     `Création de la clé ${quote(String(d.name))} (${permissionList((d.permissions as string[]) ?? [])})`,
@@ -113,9 +113,16 @@ const JOURNAL_TEXTS: Record<string, (d: LineData) => string> = {
   'draft.approved': (d) => `Validation du brouillon ${messageAbout(d)} (révision ${d.revision})`,
   'message.cancelled': (d) =>
     `Annulation ${d.was === 'draft' ? 'du brouillon' : 'du message en file'} ${messageAbout(d)}${d.inbox_deleted ? ' (boîte supprimée)' : ''}`,
-};
+  'message.sent': (d) => `Envoi du message ${messageAbout(d)}`,
+  'message.delivered': (d) => `Remise du message ${messageAbout(d)} au serveur du destinataire`,
+  'message.failed': (d) => `Abandon de l'envoi du message ${messageAbout(d)} après ses nouvelles tentatives (${d.status_code})`,
+  'message.rejected': (d) => `Refus définitif du message ${messageAbout(d)} (${d.status_code})`,
+} satisfies Record<string, (d: LineData) => string>;
 
-export const journalText = (kind: string, data: LineData): string => JOURNAL_TEXTS[kind]?.(data) ?? kind;
+/** A kind of journal line: one with its French text. */
+export type JournalKind = keyof typeof JOURNAL_TEXTS;
+
+export const journalText = (kind: string, data: LineData): string => JOURNAL_TEXTS[kind as JournalKind]?.(data) ?? kind;
 
 export const JOURNAL_KINDS = Object.keys(JOURNAL_TEXTS);
 

@@ -67,15 +67,19 @@ async function outgoing(rt: Runtime, spaceId: string, inbox: StoredInbox, messag
   };
 }
 
-const EVENTS: Record<string, EventType[]> = {
+/** What an attempt ended in; `retry` waits for the next attempt. */
+type Outcome = 'sent' | 'delivered' | 'failed' | 'rejected' | 'retry';
+
+const EVENTS: Record<Outcome, EventType[]> = {
   sent: ['mail.message.sent'],
   delivered: ['mail.message.sent', 'mail.message.delivered'],
   failed: ['mail.message.failed'],
   rejected: ['mail.message.rejected'],
+  retry: [],
 };
 
 /** The outcome of an attempt as the message's next state. */
-function outcomeOf(transport: Transport, result: DeliveryResult, attempt: number): { outcome: string; code: string } {
+function outcomeOf(transport: Transport, result: DeliveryResult, attempt: number): { outcome: Outcome; code: string } {
   if (result.ok) return { outcome: transport.kind === 'direct' ? 'delivered' : 'sent', code: '' };
   if (result.permanent) return { outcome: 'rejected', code: result.code };
   return { outcome: attempt > RETRY_DELAYS_MS.length ? 'failed' : 'retry', code: result.code };
@@ -87,7 +91,7 @@ async function finish(rt: Runtime, spaceId: string, message: StoredMessage, atte
   const { outcome, code } = outcomeOf(transport, result, attempt);
   const subject = { person: { email: message.to, name: message.to_name || null }, refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id } };
   const data = { message_id: message.id, thread_id: message.thread_id, inbox_id: message.inbox_id, to: message.to, status_code: code || null, response: result.response.slice(0, 500), metadata: message.metadata ? JSON.parse(message.metadata) : null };
-  const events = (EVENTS[outcome] ?? []).map((type) => prepareEvent(rt, spaceId, type, subject, data));
+  const events = EVENTS[outcome].map((type) => prepareEvent(rt, spaceId, type, subject, data));
   const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to };
   const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
   await rt.scripts.run(

@@ -1,0 +1,98 @@
+/**
+ * What the send worker records once an attempt ends, through the real queue (send_email, then
+ * deliverDue against a peer MTA on loopback): the message's status and code, the `mail.message.*`
+ * events, and the journal line in French. Direct delivery is `delivered`, a relay or the outbox
+ * `sent`; a permanent refusal is `rejected` at once (an unknown address also blocked); a temporary one is tried again after each delay
+ * of RETRY_DELAYS_MS, silently, then `failed`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { createTransport, transportFor } from '../../src/delivery/transports.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { deliverDue, RETRY_DELAYS_MS } from '../../src/workers/send.js';
+import { MASTER_KEY } from '../helpers/domains.js';
+import { withConfig } from '../helpers/mail.js';
+import { send, sender, type Sender } from '../helpers/outbound.js';
+import { mondayMorning, startService } from '../helpers/service.js';
+import { startPeer } from '../helpers/smtp-peer.js';
+
+const clock = mondayMorning();
+const dataDir = mkdtempSync(join(tmpdir(), 'mbx-outcomes-'));
+t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, MAILBOX_DATA_DIR: dataDir, SPACING_SECONDS: '0' } });
+const peer = await startPeer({
+  rcpt: (address) => {
+    if (address.startsWith('inconnu-')) return { code: 550, message: '5.1.1 <inconnu>: Recipient address rejected: User unknown' };
+    if (address.startsWith('plus-tard-')) return { code: 451, message: '4.7.1 Greylisted, try again later' };
+    return null;
+  },
+});
+svc.dns.mx('destinataire.test', 'mx.destinataire.test', 10);
+svc.dns.a('mx.destinataire.test', '127.0.0.1');
+const directRt = withConfig(svc.rt, { outbound: { kind: 'direct' }, directPort: peer.port, heloName: 'out.mailbox.test' });
+const direct = createTransport(directRt);
+
+/** Sends one message to `to` and runs the worker until its inbox's queue is empty, following the clock. */
+async function sendAndDeliver(s: Sender, to: string, rt = directRt, transport = direct) {
+  const res = await send(svc, s, { to });
+  t.equal(res.status, 200, JSON.stringify(res.body.error));
+  for (let next = await deliverDue(rt, transport, s.spaceId, s.inboxId); next !== null; next = await deliverDue(rt, transport, s.spaceId, s.inboxId)) {
+    clock.set(Math.max(next, clock.now() + 1));
+  }
+  const id: string = res.body.message.id;
+  const message = (await svc.call(s.apiKey, 'get_message', { message_id: id })).body;
+  const events = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+'))
+    .map(([, fields]) => JSON.parse(fields[1]!))
+    .filter((event) => event.data.message_id === id && event.type !== 'mail.message.queued');
+  const lines = (await svc.call(s.apiKey, 'list_events', { message_id: id })).body.events.filter((line: { kind: string }) => line.kind !== 'message.queued');
+  return { message, events, lines };
+}
+
+t.test('delivered to the MX: mail.message.sent then .delivered, one line', async (t) => {
+  const s = await sender(svc);
+  const to = `marie-${Date.now()}@destinataire.test`;
+  const { message, events, lines } = await sendAndDeliver(s, to);
+  t.match(message, { status: 'delivered', status_code: null });
+  t.same(events.map((e) => e.type), ['mail.message.sent', 'mail.message.delivered']);
+  t.match(events[1], { subject: { person: { email: to }, refs: { message_id: message.id } }, data: { to, status_code: null } });
+  t.same(lines.map((l: { text: string }) => l.text), [`Remise du message « Bonjour » pour ${to} au serveur du destinataire`]);
+  t.equal(lines[0].actor.kind, 'service');
+  t.ok((await peer.next()).to.includes(to));
+});
+
+t.test('the outbox (as a relay): sent, not delivered', async (t) => {
+  const s = await sender(svc);
+  const to = `paul-${Date.now()}@destinataire.test`;
+  const { message, events, lines } = await sendAndDeliver(s, to, svc.rt, transportFor(svc.rt));
+  t.match(message, { status: 'sent' });
+  t.same(events.map((e) => e.type), ['mail.message.sent']);
+  t.same(lines.map((l: { text: string }) => l.text), [`Envoi du message « Bonjour » pour ${to}`]);
+});
+
+t.test('a permanent refusal: rejected at once with its code', async (t) => {
+  const s = await sender(svc);
+  const to = `inconnu-${Date.now()}@destinataire.test`;
+  const before = clock.now();
+  const { message, events, lines } = await sendAndDeliver(s, to);
+  t.equal(clock.now(), before, 'no retry');
+  t.match(message, { status: 'rejected', status_code: 'recipient_unknown' });
+  t.same(events.map((e) => e.type), ['mail.message.rejected']);
+  t.match(events[0].data, { status_code: 'recipient_unknown', response: /User unknown/ });
+  t.same(lines.map((l: { text: string }) => l.text), [
+    `Blocage de « ${to} » : adresse inexistante (rebond définitif)`,
+    `Refus définitif du message « Bonjour » pour ${to} (recipient_unknown)`,
+  ], 'an unknown address is a hard bounce: blocked (newest line first)');
+});
+
+t.test('a temporary refusal: tried again after each delay, then failed', async (t) => {
+  const s = await sender(svc);
+  const to = `plus-tard-${Date.now()}@destinataire.test`;
+  const before = clock.now();
+  const { message, events, lines } = await sendAndDeliver(s, to);
+  t.equal(clock.now() - before, RETRY_DELAYS_MS.reduce((sum, delay) => sum + delay, 0), 'every delay waited, nothing more');
+  t.match(message, { status: 'failed', status_code: 'smtp_4xx' });
+  t.same(events.map((e) => e.type), ['mail.message.failed'], 'retries emit nothing');
+  t.same(lines.map((l: { text: string }) => l.text), [`Abandon de l'envoi du message « Bonjour » pour ${to} après ses nouvelles tentatives (smtp_4xx)`]);
+});
