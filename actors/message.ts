@@ -8,6 +8,7 @@ import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { planOf } from '../src/config.js';
+import { requireMasterKey } from '../src/crypto.js';
 import { MailboxError } from '../src/errors.js';
 import { plannedIntervals } from '../src/sending/plan.js';
 import { nextParisMidnight, parisDay } from '../src/texts.js';
@@ -146,6 +147,8 @@ export const QUEUE_FACTOR = 10;
 
 /** Reads an inbox the caller may use to send, with the recipient's platform and ownership facts. */
 export async function sendingFacts(rt: Runtime, access: Access, inboxId: string, to: string) {
+  // Every message carries an unsubscribe link signed under the master key: without it none could leave.
+  requireMasterKey(rt.config);
   const own = access.key.inbox_ids;
   if (own && !own.includes(inboxId)) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
   const [inbox, dead, claim] = await Promise.all([

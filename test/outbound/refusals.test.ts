@@ -248,6 +248,20 @@ t.test('secret_in_message: a key, a webhook secret or the start of a key of the 
   t.same((await refusedUnchanged(t, s, { metadata: { cle: s.apiKey } }, 'secret_in_message', 422)).hint, { parameter: 'metadata' });
 });
 
+t.test('encryption_unavailable: without MAILBOX_MASTER_KEY no unsubscribe link can be signed, so nothing is queued', async (t) => {
+  const bare = await startService({ clock, env: { PLANS } });
+  const { apiKey, spaceId } = await bare.space({ plan: 'pro', human: HUMAN });
+  const inbox = await bare.call(apiKey, 'create_inbox', { username: 'agent', domain: bare.rt.config.commonDomain, display_name: 'Agent' });
+  t.equal(inbox.status, 200, JSON.stringify(inbox.body));
+  const s: Sender = { spaceId, apiKey, inboxId: inbox.body.id, address: inbox.body.address, domain: bare.rt.config.commonDomain };
+  const before = await inboxState(bare, s);
+  for (const extra of [{}, { dry_run: true }, { requires_approval: true }, { test: true }]) {
+    const res = await bare.call(apiKey, 'send_email', { inbox_id: s.inboxId, to: HUMAN, subject: 'Bonjour', text: 'Bonjour !', ...extra });
+    refused(t, res, 'encryption_unavailable', 503);
+  }
+  t.same(await inboxState(bare, s), before, 'nothing written');
+});
+
 t.test('dry_run: every check runs, nothing is written, the would-be outcome is told', async (t) => {
   const s = await sender(svc);
   const before = await inboxState(svc, s);

@@ -2,10 +2,11 @@
 import t from 'tap';
 import { deadAddressKey } from '../../actors/dead-addresses.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
+import { MASTER_KEY } from '../helpers/domains.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
 const clock = mondayMorning();
-const svc = await startService({ clock });
+const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY } });
 
 t.test('add_suppression: address or domain, manual, journaled; list newest first', async (t) => {
   const { apiKey, keyId } = await svc.space();
