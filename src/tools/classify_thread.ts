@@ -36,6 +36,8 @@ export default defineTool({
     }
     const labels = input.labels?.map((label) => label.trim());
     if (labels?.some((label) => !label)) throw new MailboxError('invalid_argument', { parameter: 'labels' }, { reason: 'une étiquette ne peut pas être vide.' });
+    // The schema's uniqueItems saw them before trimming: "a" and "a " are one label.
+    if (labels && new Set(labels).size < labels.length) throw new MailboxError('invalid_argument', { parameter: 'labels' }, { reason: 'une étiquette est en double.' });
     const thread = await classifyThread(rt, access, input.thread_id, { labels: labels ?? null, archived: input.archived ?? null, read: input.read ?? null });
     return { thread: threadView(thread) };
   },

@@ -87,6 +87,7 @@ t.test('every refusal of the three tools', async (t) => {
   t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: Array.from({ length: 21 }, (_, i) => `l${i}`) }), 'invalid_argument');
   t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['x'.repeat(41)] }), 'invalid_argument');
   t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['a', 'a'] }), 'invalid_argument');
+  t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['a', ' a '] }), 'invalid_argument', 'a duplicate once trimmed');
   t.equal(await code(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['  '] }), 'invalid_argument');
   t.equal(await code(s.apiKey, 'classify_thread', { thread_id: 'thr_00000000000000000000', read: true }), 'not_found');
   const second = await svc.call(s.apiKey, 'create_inbox', { username: `autre${Date.now().toString(36)}`, domain: s.domain, display_name: 'Autre' });
