@@ -27,4 +27,4 @@ USER node
 EXPOSE 8080 2525
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "bin/mailbox.js", "serve"]
+CMD ["node", "--max-semi-space-size=64", "bin/mailbox.js", "serve"]
