@@ -35,7 +35,7 @@ const HOLD_MS = 3600_000;
 /** Temporary failures: 1 min, 5 min, 30 min, 2 h, 6 h, then `failed`. */
 export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 
-type Taken = { taken: StoredMessage; attempt: number };
+type Taken = { taken: StoredMessage; attempt: number; suppressed?: string };
 type TakeReply = Taken | { wait: number } | { moved: true } | { dropped: true };
 
 /** The window's state now: open, or when it opens next. */
@@ -103,6 +103,14 @@ async function finish(rt: Runtime, spaceId: string, message: StoredMessage, atte
   if (outcome === 'rejected' && code === 'recipient_unknown') await afterHardBounce(rt, spaceId, message.id, code);
 }
 
+/** A recipient suppressed since the message was queued: refused by us, never sent. */
+const suppressedResult = (reason: string): DeliveryResult => ({
+  ok: false,
+  permanent: true,
+  code: 'recipient_suppressed',
+  response: `not sent: the recipient is on the space's suppression list (${reason})`,
+});
+
 /** Test seam for the crash tests: a worker process told to die at a step of a delivery does so. */
 const dieAt = (step: string): void => {
   if (process.env.MAILBOX_FAULT_AT === step) process.exit(86);
@@ -123,13 +131,15 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     const window = windowAt(rt, now);
     const reply = await rt.scripts.run<TakeReply>(
       'message/takeDue',
-      [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head)],
+      [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions],
       [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS],
     );
     if ('wait' in reply) return reply.wait;
     if (!('taken' in reply)) continue;
     dieAt('before_connect');
-    const result = await transport.send(await outgoing(rt, spaceId, inbox, reply.taken));
+    const result = reply.suppressed
+      ? suppressedResult(reply.suppressed)
+      : await transport.send(await outgoing(rt, spaceId, inbox, reply.taken));
     dieAt('after_accept');
     await finish(rt, spaceId, reply.taken, reply.attempt, transport, result);
   }

@@ -147,6 +147,6 @@ t.test('classification of replies without a peer to provoke them', async (t) => 
   for (const [error, code] of cases) t.equal(classifySmtpError(error).code, code, JSON.stringify(error));
   t.same(
     Object.entries(DELIVERY_CODES).filter(([, c]) => c.permanent).map(([name]) => name),
-    ['recipient_unknown', 'mailbox_full', 'message_too_large', 'policy_rejected', 'smtp_5xx', 'no_mx', 'invalid_address'],
+    ['recipient_unknown', 'mailbox_full', 'message_too_large', 'policy_rejected', 'smtp_5xx', 'no_mx', 'invalid_address', 'recipient_suppressed'],
   );
 });

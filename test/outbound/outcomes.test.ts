@@ -3,7 +3,8 @@
  * deliverDue against a peer MTA on loopback): the message's status and code, the `mail.message.*`
  * events, and the journal line in French. Direct delivery is `delivered`, a relay or the outbox
  * `sent`; a permanent refusal is `rejected` at once (an unknown address also blocked); a temporary one is tried again after each delay
- * of RETRY_DELAYS_MS, silently, then `failed`.
+ * of RETRY_DELAYS_MS, silently, then `failed`. A recipient suppressed while the message waited is
+ * `rejected` without any attempt.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createTransport, transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
+import { parisDay } from '../../src/texts.js';
 import { deliverDue, RETRY_DELAYS_MS } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { withConfig } from '../helpers/mail.js';
@@ -95,4 +97,30 @@ t.test('a temporary refusal: tried again after each delay, then failed', async (
   t.match(message, { status: 'failed', status_code: 'smtp_4xx' });
   t.same(events.map((e) => e.type), ['mail.message.failed'], 'retries emit nothing');
   t.same(lines.map((l: { text: string }) => l.text), [`Abandon de l'envoi du message « Bonjour » pour ${to} après ses nouvelles tentatives (smtp_4xx)`]);
+});
+
+t.test('a recipient suppressed while the message waited: rejected recipient_suppressed, never sent', async (t) => {
+  const s = await sender(svc);
+  const [byAddress, byDomain, tested] = [`lea-${Date.now()}@destinataire.test`, `noe-${Date.now()}@bloque.test`, 'humain@exemple.fr'];
+  for (const domain of ['bloque.test', 'exemple.fr']) svc.dns.mx(domain, 'mx.destinataire.test', 10);
+  const ids: string[] = [];
+  for (const [to, test] of [[byAddress, false], [byDomain, false], [tested, true]] as const) {
+    const res = await send(svc, s, { to, test });
+    t.equal(res.status, 200, JSON.stringify(res.body.error));
+    ids.push(res.body.message.id);
+  }
+  t.equal((await svc.call(s.apiKey, 'add_suppression', { value: byAddress })).status, 200);
+  t.equal((await svc.call(s.apiKey, 'add_suppression', { value: 'bloque.test' })).status, 200);
+  t.equal((await svc.call(s.apiKey, 'add_suppression', { value: tested })).status, 200);
+  const before = peer.received.length;
+  while ((await deliverDue(directRt, direct, s.spaceId, s.inboxId)) !== null);
+  t.same(peer.received.slice(before).map((m) => m.to), [[tested]], 'only the test send left: tests skip the list');
+  for (const [id, to] of [[ids[0]!, byAddress], [ids[1]!, byDomain]]) {
+    t.match((await svc.call(s.apiKey, 'get_message', { message_id: id })).body, { status: 'rejected', status_code: 'recipient_suppressed' });
+    const [line] = (await svc.call(s.apiKey, 'list_events', { message_id: id })).body.events;
+    t.equal(line.text, `Refus définitif du message « Bonjour » pour ${to} (recipient_suppressed)`);
+  }
+  const rejected = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!)).filter((e) => e.type === 'mail.message.rejected');
+  t.same(rejected.map((e) => [e.data.message_id, e.data.status_code]), [[ids[0], 'recipient_suppressed'], [ids[1], 'recipient_suppressed']]);
+  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).inboxSlots(s.inboxId), `bounced:${parisDay(clock.now())}`), null, 'not a bounce for the circuit breaker');
 });

@@ -2,20 +2,24 @@
   The delivery worker's re-check before a departure: the inbox's next queued message leaves only if
   it is due, the inbox is active, its own domain verified, and (unless it answers a correspondent) the
   sending window is open. Taken, it moves to `sending` under a lease: a worker that dies mid-delivery
-  lets the lease expire and the message is tried again (at-least-once, docs/operations.md).
+  lets the lease expire and the message is tried again (at-least-once, docs/operations.md). A recipient
+  put on the space's suppression list since the message was queued (unsubscribed, complained, bounced,
+  blocked) is told with the taken message: the caller records it `rejected` without sending it.
   KEYS[1] inbox        hash of the sending inbox
   KEYS[2] domain       hash of its own domain (absent on the common domain)
   KEYS[3] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
   KEYS[4] queue        sorted set of the space's queued message ids by departure (ms)
   KEYS[5] sending      sorted set of messages being delivered, by lease end (ms)
   KEYS[6] message      hash of the message at the head of the inbox's queue
+  KEYS[7] suppressions hash of the space's suppressed addresses and `@domain`s -> entry JSON
   ARGV[1] message id (the head the caller read)
   ARGV[2] now (ms)
   ARGV[3] lease end (ms)
   ARGV[4] '1' when the sending window is open now
   ARGV[5] next opening of the window (ms), when it is closed
   ARGV[6] how long to wait before looking again at a held inbox (ms)
-  Returns {"taken":{...message fields},"attempt":n} | {"wait":<ms>} (not due, window closed, held)
+  Returns {"taken":{...message fields},"attempt":n[,"suppressed":<entry reason>]}
+    | {"wait":<ms>} (not due, window closed, held)
     | {"moved":true} (the head changed: read it again) | {"dropped":true} (its inbox is gone).
   Events: none (the outcome writes them).
 ]]
@@ -45,4 +49,7 @@ redis.call('ZADD', KEYS[5], tonumber(ARGV[3]), id)
 redis.call('HINCRBY', KEYS[1], 'queued', -1)
 local attempt = redis.call('HINCRBY', KEYS[6], 'attempts', 1)
 redis.call('HSET', KEYS[6], 'status', 'sending')
-return cjson.encode({ taken = hashToTable(KEYS[6]), attempt = attempt })
+local taken = hashToTable(KEYS[6])
+-- A test send skips the list, as when it was created.
+local entry = taken.test ~= '1' and (redis.call('HGET', KEYS[7], taken.to) or redis.call('HGET', KEYS[7], '@' .. string.match(taken.to, '[^@]*$')))
+return cjson.encode({ taken = taken, attempt = attempt, suppressed = entry and cjson.decode(entry).reason or nil })
