@@ -72,21 +72,33 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<boole
 
 const unknownAddress = () => reject('5.1.1 Adresse inconnue ici', 550);
 
+/** The distinct routes of the envelope's recipients (several addresses may reach one inbox). */
+function envelopeRoutes(session: SMTPServerSession, known: Map<string, Route> | undefined): Route[] {
+  const distinct = new Map<string, Route>();
+  for (const { address } of session.envelope.rcptTo) {
+    const route = known?.get(address);
+    if (route) distinct.set(routeKey(route), route);
+  }
+  return [...distinct.values()];
+}
+
 export async function startSmtp(rt: Runtime, options: { port: number; host: string }): Promise<SmtpFrontEnd> {
   const config = rt.config;
-  const routes = new Map<string, Route[]>();
+  // Per session, the route each accepted RCPT address resolved to. What a message is delivered to is
+  // read at DATA from smtp-server's own envelope: RSET, EHLO or a new MAIL FROM empty it, and a RCPT
+  // that timed out (451) never enters it, even if its stage finishes later.
+  const routes = new Map<string, Map<string, Route>>();
   const resolver = mailauthResolver(config, () => rt.clock.now());
   const logError = (error: unknown) => rt.log.error('smtp stage failed', { error: error instanceof Error ? error.message : String(error) });
   const tls = config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : null;
 
   const rcptStages: Stage<{ session: SMTPServerSession; address: string }>[] = [
-    async ({ session }) => ((routes.get(session.id)?.length ?? 0) >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message', 452) : CONTINUE),
+    async ({ session }) => (session.envelope.rcptTo.length >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message', 452) : CONTINUE),
     async ({ session, address }) => {
       const route = await routeOf(rt, address);
       if (!route) return unknownAddress();
-      const list = routes.get(session.id) ?? [];
-      if (!list.some((r) => routeKey(r) === routeKey(route))) list.push(route);
-      routes.set(session.id, list);
+      const known = routes.get(session.id) ?? new Map<string, Route>();
+      routes.set(session.id, known.set(address, route));
       return ACCEPT;
     },
   ];
@@ -127,7 +139,7 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       runChain(rcptStages, { session, address: address.address }, RCPT_TIMEOUT_MS, logError).then((verdict) => callback(smtpReply(verdict)));
     },
     onData(stream, session, callback) {
-      const ctx: DataContext = { stream, session, routes: routes.get(session.id) ?? [], parsed: null };
+      const ctx: DataContext = { stream, session, routes: envelopeRoutes(session, routes.get(session.id)), parsed: null };
       // The envelope is spent whatever the verdict: a next MAIL FROM in this session starts afresh.
       routes.delete(session.id);
       runChain(dataStages, ctx, DATA_TIMEOUT_MS, logError).then((verdict: Verdict) => {

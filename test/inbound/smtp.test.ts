@@ -123,6 +123,23 @@ t.test('an inbox deleted between RCPT and DATA: refused after DATA, nothing stor
   }
 });
 
+t.test('recipients of an abandoned transaction (RSET, EHLO) get nothing of the next one', async (t) => {
+  const [first, second] = [await sender(svc), await sender(svc)];
+  const { say } = await rawSession(inbound.port);
+  t.match(await say('EHLO client.test'), /^250 /);
+  for (const abandon of ['RSET', 'EHLO client.test']) {
+    t.match(await say(`MAIL FROM:<${recipient()}>`), /^250 /);
+    t.match(await say(`RCPT TO:<${first.address}>`), /^250 /, 'an inbox of another space, then abandoned');
+    t.match(await say(abandon), /^250 /);
+    t.match(await say(`MAIL FROM:<${recipient()}>`), /^250 /);
+    t.match(await say(`RCPT TO:<${second.address}>`), /^250 /);
+    t.match(await say('DATA'), /^354 /);
+    t.match(await say(`From: <x@client.test>\r\nSubject: Après ${abandon}\r\n\r\nBonjour.\r\n.`), /^250 /);
+  }
+  t.equal((await svc.call(first.apiKey, 'list_threads', { inbox_id: first.inboxId })).body.items.length, 0, 'the abandoned recipient got nothing');
+  t.equal((await svc.call(second.apiKey, 'list_threads', { inbox_id: second.inboxId })).body.items.length, 2);
+});
+
 t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {
   const s = await sender(svc);
   const error = await inbound.send({ from: recipient(), to: s.address, subject: 'Gros', text: 'x'.repeat(100 * 1024) }).catch((e) => e);
