@@ -7,9 +7,12 @@
 /** The headers the automatic-reply test reads, lowercase names (mailparser's Map gives them so). */
 export type HeaderLookup = (name: string) => string | null;
 
-/** Out-of-office subjects in French and English (the ones seen in practice), at the subject's start. */
+/**
+ * Out-of-office subjects in French and English (the ones seen in practice), at the subject's start.
+ * Whole phrases only: a person's "Re: Absence de facture" or "Re: En congé maternité ?" is no robot.
+ */
 const AUTOMATIC_SUBJECT =
-  /^\s*(?:(?:re|tr|fwd?)\s*:\s*)*(?:auto(?:matic)?[ -]?(?:reply|response|answer)|autoreply|out of (?:the )?office|away from (?:the )?office|on vacation|réponse automatique|reponse automatique|message d'absence|absence du bureau|absent(?:e)?\b|absence\b|en congés?\b|je suis absent)/i;
+  /^\s*(?:(?:re|tr|fwd?)\s*:\s*)*(?:auto(?:matic)?[ -]?(?:reply|response|answer)|autoreply|out of (?:the )?office|away from (?:the )?office|on vacation|réponse automatique|reponse automatique|message d'absence|absence du bureau|absente? (?:du bureau|jusqu)|en congés? jusqu|je suis absente?\b)/i;
 
 /**
  * RFC 3834 `Auto-Submitted` (anything but `no`), the `X-Autoreply`/`X-Autorespond` markers of common
