@@ -1,7 +1,8 @@
 /**
  * Delivery reports read from the raw bytes of a message sent to a VERP address: delivery status
  * notifications (RFC 3464, `multipart/report; report-type=delivery-status`, and the many MTAs that put
- * the same fields in plain text) and complaints (ARF, RFC 5965, `message/feedback-report`). Never
+ * the same fields in plain text; else the prose notices of Exim, qmail and others, read by their first
+ * status code) and complaints (ARF, RFC 5965, `message/feedback-report`). Never
  * throws: anything it cannot read is "not a report". Tested over every file of shared/fixtures/bounces.
  */
 import { classifySmtpError, type DeliveryCode } from '../delivery/codes.js';
@@ -97,6 +98,38 @@ function bounce(text: string): Report {
   return recipients.length ? { kind: 'bounce', recipients } : null;
 }
 
+/** The plain-text failure notices of MTAs that write no RFC 3464 fields (Exim, qmail, Gmail, Yahoo…). */
+const NOTICE_SUBJECT =
+  /undeliver|delivery (?:status notification \(failure\)|failure|has failed|failed|incomplete)|failure notice|returned mail|mail delivery failed|could not be delivered|returned to sender|non remis|unzustellbar|non recapitabile/i;
+const NOTICE_SENDER = /mailer-daemon|postmaster|mail delivery (?:subsystem|system)/i;
+/** A delay warning: the MTA still tries, nothing failed yet. */
+const STILL_TRYING = /delayed|will (?:continue|keep) trying|will be retried|not yet been delivered/i;
+/** An enhanced status code in prose (`(#5.1.1)`, `said: 550 5.1.1`), not a piece of an IP address or a version. */
+const STATUS_IN_TEXT = /(?<![\w.])([45])\.(\d{1,3})\.(\d{1,3})(?![.\d]*\d)/;
+/** A bare SMTP reply code where MTAs quote the refusal: at a line's start or after `said:`. */
+const REPLY_IN_TEXT = /(?:^|said:|:)[ \t]*([45])\d\d[ -]/m;
+
+/**
+ * A failure notice without RFC 3464 fields: it counts when its sender or subject says so (or it names
+ * `X-Failed-Recipients`), its status is the first enhanced code of its text, else `<digit>.0.0` of the
+ * first SMTP reply code quoted, else `5.0.0` for a notice whose headers both say it failed; the line
+ * holding the code is its diagnostic. A delay warning is no bounce.
+ */
+function plainBounce(head: Map<string, string>, body: string): Report {
+  const failedRecipient = addressOf(head.get('x-failed-recipients')?.split(',')[0]);
+  const subjectSays = NOTICE_SUBJECT.test(head.get('subject') ?? '');
+  const senderSays = NOTICE_SENDER.test(head.get('from') ?? '');
+  if (!failedRecipient && !subjectSays && !senderSays) return null;
+  const enhanced = STATUS_IN_TEXT.exec(body);
+  const reply = enhanced ? null : REPLY_IN_TEXT.exec(body);
+  const found = enhanced ?? reply;
+  const status = enhanced ? enhanced[0] : reply ? `${reply[1]}.0.0` : failedRecipient || (subjectSays && senderSays) ? '5.0.0' : null;
+  if (!status || (!status.startsWith('5') && STILL_TRYING.test(body)) || (!found && STILL_TRYING.test(body))) return null;
+  const at = found?.index ?? -1;
+  const diagnostic = at < 0 ? null : body.slice(body.lastIndexOf('\n', at) + 1, (body.indexOf('\n', at) + 1 || body.length + 1) - 1).trim().slice(0, 300) || null;
+  return { kind: 'bounce', recipients: [{ recipient: failedRecipient, status, action: 'failed', diagnostic, hard: status.startsWith('5'), code: codeOf(status, diagnostic) }] };
+}
+
 /** What a message sent to a VERP address reports, or null (an auto-reply, a person's mail, garbage). */
 export function parseReport(raw: Buffer | string): Report {
   try {
@@ -110,7 +143,7 @@ export function parseReport(raw: Buffer | string): Report {
     // Microsoft's junk-mail reports (JMRP) embed the original message with this header instead of ARF fields.
     const jmrp = /^x-hmxmroriginalrecipient\s*:\s*(.+)$/im.exec(text);
     if (jmrp) return { kind: 'complaint', recipient: addressOf(jmrp[1]), feedback_type: 'abuse' };
-    return bounce(text);
+    return bounce(text) ?? plainBounce(fields(head), text.slice(head.length));
   } catch {
     return null;
   }
