@@ -5,14 +5,15 @@
  * (lua/message/recordBounce, and finishDelivery for a recipient refused at RCPT) and `complained:<day>`
  * (lua/message/recordComplaint). Judged after each bounce or complaint; suspension is idempotent.
  */
+import { DateTime } from 'luxon';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { parisDay } from '../src/texts.js';
+import { PARIS } from '../src/texts.js';
+import { MailboxError } from '../src/errors.js';
 import { suspendInbox } from './inbox.js';
 
 export const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
 
-const DAY_MS = 24 * 3600 * 1000;
 
 export interface BreakerFigures {
   sent_7d: number;
@@ -24,8 +25,9 @@ export interface BreakerFigures {
 
 /** The last 7 Paris days' figures of an inbox, today included. */
 export async function breakerFigures(rt: Runtime, spaceId: string, inboxId: string): Promise<BreakerFigures> {
-  const now = rt.clock.now();
-  const days = [...new Set(Array.from({ length: BREAKER.window_days }, (_, i) => parisDay(now - i * DAY_MS)))];
+  // Calendar steps, not 24 h ones: around a change of time a Paris day lasts 23 or 25 hours.
+  const today = DateTime.fromMillis(rt.clock.now(), { zone: PARIS });
+  const days = Array.from({ length: BREAKER.window_days }, (_, i) => today.minus({ days: i }).toISODate()!);
   const fields = days.flatMap((day) => [`sent:${day}`, `bounced:${day}`, `complained:${day}`]);
   const values = (await rt.redis.hmget(spaceKeys(spaceId).inboxSlots(inboxId), ...fields)).map((v) => Number(v ?? 0));
   const sum = (offset: number) => values.filter((_, i) => i % 3 === offset).reduce((a, b) => a + b, 0);
@@ -55,8 +57,17 @@ export function tripReason(f: BreakerFigures): string | null {
   return null;
 }
 
-/** Judges an inbox after a bounce or a complaint; true when this call suspended it. */
+/**
+ * Judges an inbox after a bounce or a complaint; true when this call suspended it. A deleted inbox
+ * cannot be suspended: its late reports are recorded, nothing more (the MTA sending them still gets 250).
+ */
 export async function judgeInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<boolean> {
   const reason = tripReason(await breakerFigures(rt, spaceId, inboxId));
-  return reason !== null && (await suspendInbox(rt, spaceId, inboxId, reason));
+  if (reason === null) return false;
+  try {
+    return await suspendInbox(rt, spaceId, inboxId, reason);
+  } catch (error) {
+    if (error instanceof MailboxError && error.code === 'not_found') return false;
+    throw error;
+  }
 }

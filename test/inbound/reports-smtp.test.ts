@@ -122,6 +122,19 @@ t.test('the mailto unsubscribe address works like the one-click link, in any cas
   t.match(JSON.parse((await svc.rt.redis.hget(spaceKeys(s.spaceId).suppressions, other))!), { reason: 'unsubscribe' });
 });
 
+t.test('late bounces for a deleted inbox are recorded and taken with 250, though the breaker would trip', async (t) => {
+  const s = await sender(svc);
+  await svc.rt.redis.hset(spaceKeys(s.spaceId).inboxSlots(s.inboxId), `sent:${parisDay(svc.clock.now())}`, 20);
+  const sent = await Promise.all([recipient(), recipient()].map(async (to) => ({ to, id: (await send(svc, s, { to })).body.message.id as string })));
+  t.equal((await svc.call(s.apiKey, 'delete_inbox', { inbox_id: s.inboxId, confirm: true })).status, 200);
+  for (const { to, id } of sent) {
+    const answer = await inbound.send({ envelope: { from: '', to: verpReturnPath(s.spaceId, id, s.domain) }, raw: dsn(to, '5.1.1') });
+    t.match(answer.response, /^250 /, 'the reporting MTA is told it arrived');
+  }
+  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).inboxSlots(s.inboxId), `bounced:${parisDay(svc.clock.now())}`), '2', 'both counted');
+  t.equal((await svc.rt.redis.hget(spaceKeys(s.spaceId).inbox(s.inboxId), 'status')), 'deleted');
+});
+
 t.test('enough hard bounces suspend the inbox; sending is then refused inbox_suspended, receiving goes on', async (t) => {
   const s = await sender(svc);
   // 20 departures recorded today, as the send worker counts them (lua/message/finishDelivery).

@@ -62,6 +62,19 @@ t.test('list_inboxes: live inboxes newest first, by pages; a restricted key sees
   t.equal((await svc.call(apiKey, 'list_inboxes', { limit: 101 })).status, 400);
 });
 
+t.test('the breaker counts 7 Paris calendar days, also across a change of time', async (t) => {
+  const { apiKey, spaceId } = await svc.space();
+  const box = await inbox(apiKey);
+  // 2027-03-28, a Sunday, lasts 23 hours in Paris: Monday 00:30 minus 24 h is Saturday.
+  const sent: Record<string, number> = { '2027-03-22': 100, '2027-03-28': 10 };
+  for (const day of [23, 24, 25, 26, 27, 29]) sent[`2027-03-${day}`] = 1;
+  for (const [day, count] of Object.entries(sent)) await svc.rt.redis.hset(spaceKeys(spaceId).inboxSlots(box.id), `sent:${day}`, count);
+  const saved = clock.now();
+  t.teardown(() => clock.set(saved));
+  clock.set('2027-03-28T22:30:00.000Z'); // Monday 29 March, 00:30 in Paris
+  t.same((await svc.call(apiKey, 'inbox_status', { inbox_id: box.id })).body.counts.sent_7d, 16, 'Tuesday 23 to Monday 29: Sunday in, Monday 22 out');
+});
+
 t.test('inbox_status: the inbox, its counts and the circuit breaker; not_found outside what the key sees', async (t) => {
   const { apiKey } = await svc.space();
   const box = await inbox(apiKey);
