@@ -4,6 +4,7 @@
  * `active`), a VERP return path of one of our messages (bounces and complaints), or an unsubscribe
  * mailto address. Anything else is refused.
  */
+import { domainToASCII } from 'node:url';
 import { readClaim, type AddressClaim } from '../../actors/claims.js';
 import { globalKeys, spaceKeys } from '../redis/keys.js';
 import { parseVerp } from '../delivery/mime.js';
@@ -39,7 +40,11 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
     const target = verifyUnsubscribeToken(rt, unsubscribe[1]!);
     return target ? { kind: 'unsubscribe', target } : null;
   }
-  const claim = await readClaim<AddressClaim>(rt, globalKeys.address(lower));
+  // Domains are stored in punycode; with SMTPUTF8 a sender may name one in Unicode.
+  const at = lower.lastIndexOf('@');
+  const domain = lower.slice(at + 1);
+  const stored = /^[\x00-\x7f]*$/.test(domain) ? lower : `${lower.slice(0, at)}@${domainToASCII(domain)}`;
+  const claim = await readClaim<AddressClaim>(rt, globalKeys.address(stored));
   if (!claim || claim.value.state !== 'active') return null;
-  return { kind: 'inbox', address: lower, space_id: claim.value.space_id, inbox_id: claim.value.inbox_id };
+  return { kind: 'inbox', address: stored, space_id: claim.value.space_id, inbox_id: claim.value.inbox_id };
 }

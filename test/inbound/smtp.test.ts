@@ -4,7 +4,7 @@ import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { rawSession, startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
-import { MASTER_KEY } from '../helpers/domains.js';
+import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
 import { startService } from '../helpers/service.js';
 
 const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SMTP_MAX_BYTES: String(64 * 1024) } });
@@ -138,6 +138,24 @@ t.test('recipients of an abandoned transaction (RSET, EHLO) get nothing of the n
   }
   t.equal((await svc.call(first.apiKey, 'list_threads', { inbox_id: first.inboxId })).body.items.length, 0, 'the abandoned recipient got nothing');
   t.equal((await svc.call(second.apiKey, 'list_threads', { inbox_id: second.inboxId })).body.items.length, 2);
+});
+
+t.test('an inbox on an internationalised domain receives mail addressed in Unicode (SMTPUTF8) or punycode', async (t) => {
+  const { apiKey } = await svc.space({ plan: 'pro' });
+  const unicode = `café-${Date.now().toString(36)}.test`;
+  const { domain } = await verifiedDomain(svc, apiKey, unicode);
+  t.match(domain, /^xn--/, 'stored in punycode');
+  const box = await svc.call(apiKey, 'create_inbox', { username: 'accueil', domain, display_name: 'Accueil' });
+  t.equal(box.status, 200, JSON.stringify(box.body));
+  const { say } = await rawSession(inbound.port);
+  t.match(await say('EHLO client.test'), /^250 /);
+  for (const to of [`accueil@${unicode}`, `Accueil@${domain}`]) {
+    t.match(await say(`MAIL FROM:<${recipient()}> SMTPUTF8`), /^250 /);
+    t.match(await say(`RCPT TO:<${to}>`), /^250 /, to);
+    t.match(await say('DATA'), /^354 /);
+    t.match(await say(`From: <x@client.test>\r\nSubject: Pour ${to}\r\n\r\nBonjour.\r\n.`), /^250 /);
+  }
+  t.equal((await svc.call(apiKey, 'list_threads', { inbox_id: box.body.id })).body.items.length, 2);
 });
 
 t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {
