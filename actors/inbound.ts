@@ -89,20 +89,22 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   const reads = rt.redis.pipeline();
   for (const { header, own } of cited) {
     if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header', ...ANSWER_FIELDS);
-    else reads.hget(keys.messageIds, `${inboxId} ${header}`);
+    // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
+    reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
   if (wanted) reads.hget(keys.inboxRecipients(inboxId), mail.from).hget(keys.inboxContacts(inboxId), mail.from);
   const hits = await execAll(reads);
-  for (const [i, { header, own }] of cited.entries()) {
+  let at = 0;
+  for (const { header, own } of cited) {
     if (own) {
-      const [inbox, thread, stored, ...answer] = hits[i] as (string | null)[];
+      const [inbox, thread, stored, ...answer] = hits[at++] as (string | null)[];
       if (inbox === inboxId && thread && stored === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
-    } else if (hits[i]) {
-      return { threadId: (hits[i] as string).split(' ')[1]!, answerable: null };
     }
+    const received = hits[at++] as string | null;
+    if (received) return { threadId: received.split(' ')[1]!, answerable: null };
   }
   if (!wanted) return null;
-  const [written, opened] = hits.slice(cited.length) as (string | null)[];
+  const [written, opened] = hits.slice(at) as (string | null)[];
   const candidates = [written?.split(' ')[0], opened].filter((id): id is string => Boolean(id));
   if (!candidates.length) return null;
   const stride = mail.automatic ? 1 : 2;

@@ -158,6 +158,16 @@ t.test('an inbox on an internationalised domain receives mail addressed in Unico
   t.equal((await svc.call(apiKey, 'list_threads', { inbox_id: box.body.id })).body.items.length, 2);
 });
 
+t.test("a reply citing a received Message-ID of our shape (another space's message) joins its thread", async (t) => {
+  const s = await sender(svc);
+  const foreign = `<${svc.rt.ids.next('message')}@ailleurs.test>`;
+  await inbound.send({ from: recipient('premier'), to: s.address, subject: 'Projet commun', text: 'Bonjour', messageId: foreign });
+  await inbound.send({ from: recipient('tiers'), to: s.address, subject: 'Autre objet', text: 'Je complète.', inReplyTo: foreign, references: [foreign] });
+  const threads = (await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items;
+  t.equal(threads.length, 1, 'one thread');
+  t.equal(threads[0].message_count, 2);
+});
+
 t.test('an oversized message is refused with 552 and nothing is stored', async (t) => {
   const s = await sender(svc);
   const error = await inbound.send({ from: recipient(), to: s.address, subject: 'Gros', text: 'x'.repeat(100 * 1024) }).catch((e) => e);
