@@ -12,7 +12,7 @@ export const DELIVERY_CODES = {
   smtp_5xx: { permanent: true, meaning: 'any other permanent SMTP refusal' },
   no_mx: { permanent: true, meaning: 'the recipient domain has no mail server: no MX nor address, or a null MX (RFC 7505)' },
   invalid_address: { permanent: true, meaning: 'the sender or recipient address is not one SMTP can carry' },
-  recipient_suppressed: { permanent: true, meaning: 'not sent: the recipient went on the space suppression list after the message was queued' },
+  recipient_suppressed: { permanent: true, meaning: 'not sent: the recipient went on the space suppression list, or became dead platform-wide, after the message was queued' },
   smtp_4xx: { permanent: false, meaning: 'temporary SMTP refusal (greylisting, rate limit, 4.x.x)' },
   timeout: { permanent: false, meaning: 'the server did not answer in time (connection, greeting or command)' },
   connection_failed: { permanent: false, meaning: 'no connection: refused, reset, TLS failure, or closed mid-session' },

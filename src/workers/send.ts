@@ -15,6 +15,7 @@ import { prepareEvent, type EventType } from '../../actors/events.js';
 import { readInbox, type StoredInbox } from '../../actors/inbox.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from '../../actors/journal.js';
 import type { StoredMessage } from '../../actors/message.js';
+import { deadAddress } from '../../actors/dead-addresses.js';
 import { afterHardBounce } from '../../actors/reports.js';
 import { verpReturnPath } from '../delivery/mime.js';
 import { transportFor } from '../delivery/transports.js';
@@ -104,12 +105,18 @@ async function finish(rt: Runtime, spaceId: string, message: StoredMessage, atte
 }
 
 /** A recipient suppressed since the message was queued: refused by us, never sent. */
-const suppressedResult = (reason: string): DeliveryResult => ({
-  ok: false,
-  permanent: true,
-  code: 'recipient_suppressed',
-  response: `not sent: the recipient is on the space's suppression list (${reason})`,
-});
+const suppressedResult = (why: string): DeliveryResult => ({ ok: false, permanent: true, code: 'recipient_suppressed', response: `not sent: ${why}` });
+
+/**
+ * Why the taken message must not leave: its recipient went on the space's suppression list (the take
+ * read it), or became dead platform-wide (a hard bounce in any space) since it was queued; else null.
+ * A test send skips both, as when it was created.
+ */
+async function refusedRecipient(rt: Runtime, taken: Taken): Promise<string | null> {
+  if (taken.suppressed) return `the recipient is on the space's suppression list (${taken.suppressed})`;
+  if (taken.taken.test === '1' || !(await deadAddress(rt, taken.taken.to))) return null;
+  return 'the address is dead: a hard bounce reported it unknown';
+}
 
 /** Test seam for the crash tests: a worker process told to die at a step of a delivery does so. */
 const dieAt = (step: string): void => {
@@ -137,9 +144,8 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     if ('wait' in reply) return reply.wait;
     if (!('taken' in reply)) continue;
     dieAt('before_connect');
-    const result = reply.suppressed
-      ? suppressedResult(reply.suppressed)
-      : await transport.send(await outgoing(rt, spaceId, inbox, reply.taken));
+    const refused = await refusedRecipient(rt, reply);
+    const result = refused ? suppressedResult(refused) : await transport.send(await outgoing(rt, spaceId, inbox, reply.taken));
     dieAt('after_accept');
     await finish(rt, spaceId, reply.taken, reply.attempt, transport, result);
   }

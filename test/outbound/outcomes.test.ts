@@ -3,13 +3,14 @@
  * deliverDue against a peer MTA on loopback): the message's status and code, the `mail.message.*`
  * events, and the journal line in French. Direct delivery is `delivered`, a relay or the outbox
  * `sent`; a permanent refusal is `rejected` at once (an unknown address also blocked); a temporary one is tried again after each delay
- * of RETRY_DELAYS_MS, silently, then `failed`. A recipient suppressed while the message waited is
- * `rejected` without any attempt.
+ * of RETRY_DELAYS_MS, silently, then `failed`. A recipient suppressed, or dead platform-wide, while the
+ * message waited is `rejected` without any attempt.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { markDeadAddress } from '../../actors/dead-addresses.js';
 import { createTransport, transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { parisDay } from '../../src/texts.js';
@@ -123,4 +124,19 @@ t.test('a recipient suppressed while the message waited: rejected recipient_supp
   const rejected = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!)).filter((e) => e.type === 'mail.message.rejected');
   t.same(rejected.map((e) => [e.data.message_id, e.data.status_code]), [[ids[0], 'recipient_suppressed'], [ids[1], 'recipient_suppressed']]);
   t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).inboxSlots(s.inboxId), `bounced:${parisDay(clock.now())}`), null, 'not a bounce for the circuit breaker');
+});
+
+t.test('a recipient that became dead platform-wide while the message waited: rejected, never sent', async (t) => {
+  const s = await sender(svc);
+  const to = `perdu-${Date.now()}@destinataire.test`;
+  const res = await send(svc, s, { to });
+  t.equal(res.status, 200, JSON.stringify(res.body.error));
+  // A hard bounce in another space reported the address unknown.
+  await markDeadAddress(svc.rt, to, { status_code: 'recipient_unknown', space_id: 'spc_00000000000000000000', message_id: 'msg_00000000000000000000', at: new Date(clock.now()).toISOString() });
+  const before = peer.received.length;
+  while ((await deliverDue(directRt, direct, s.spaceId, s.inboxId)) !== null);
+  t.equal(peer.received.length, before, 'nothing sent');
+  t.match((await svc.call(s.apiKey, 'get_message', { message_id: res.body.message.id })).body, { status: 'rejected', status_code: 'recipient_suppressed' });
+  const rejected = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!)).find((e) => e.type === 'mail.message.rejected');
+  t.match(rejected?.data, { message_id: res.body.message.id, response: 'not sent: the address is dead: a hard bounce reported it unknown' });
 });
