@@ -14,7 +14,6 @@ import { suspendInbox } from './inbox.js';
 
 export const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
 
-
 export interface BreakerFigures {
   sent_7d: number;
   bounced_7d: number;

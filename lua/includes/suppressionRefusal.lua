@@ -1,8 +1,8 @@
--- The space's suppression list, by address and by `@domain`: the refusal when the recipient is on it,
--- or nil.
+-- The refusal when the recipient is on the space's suppression list (by address or `@domain`), or nil.
 --- @include "refuse"
+--- @include "suppressionEntry"
 local function suppressionRefusal(suppressionsKey, to, toDomain)
-  local entry = redis.call('HGET', suppressionsKey, to) or redis.call('HGET', suppressionsKey, toDomain)
-  if entry then return refuse('recipient_suppressed', { reason = cjson.decode(entry).reason }) end
+  local entry = suppressionEntry(suppressionsKey, to, toDomain)
+  if entry then return refuse('recipient_suppressed', { reason = entry.reason }) end
   return nil
 end

@@ -24,6 +24,7 @@
   Events: none (the outcome writes them).
 ]]
 --- @include "hashToTable"
+--- @include "suppressionEntry"
 local id, now = ARGV[1], tonumber(ARGV[2])
 local slot = redis.call('ZSCORE', KEYS[3], id)
 if not slot then return cjson.encode({ moved = true }) end
@@ -51,5 +52,5 @@ local attempt = redis.call('HINCRBY', KEYS[6], 'attempts', 1)
 redis.call('HSET', KEYS[6], 'status', 'sending')
 local taken = hashToTable(KEYS[6])
 -- A test send skips the list, as when it was created.
-local entry = taken.test ~= '1' and (redis.call('HGET', KEYS[7], taken.to) or redis.call('HGET', KEYS[7], '@' .. string.match(taken.to, '[^@]*$')))
-return cjson.encode({ taken = taken, attempt = attempt, suppressed = entry and cjson.decode(entry).reason or nil })
+local entry = taken.test ~= '1' and suppressionEntry(KEYS[7], taken.to, '@' .. string.match(taken.to, '[^@]*$'))
+return cjson.encode({ taken = taken, attempt = attempt, suppressed = entry and entry.reason or nil })

@@ -4,6 +4,9 @@ import { MailboxError } from '../errors.js';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
+/** A lowercase domain as stored: an internationalised name in punycode, an ASCII one as is. */
+export const asciiDomain = (domain: string): string => (/^[\x00-\x7f]*$/.test(domain) ? domain : domainToASCII(domain));
+
 /**
  * The ASCII form of a domain given by a caller: trimmed, lowercased, trailing dot dropped, an
  * internationalised name turned to punycode (`exemple-café.fr` -> `xn--exemple-caf-...fr`). At least two
@@ -11,7 +14,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  */
 export function normaliseDomain(input: string, parameter = 'domain'): string {
   const raw = input.trim().toLowerCase().replace(/\.$/, '');
-  const ascii = /^[\x00-\x7f]*$/.test(raw) ? raw : domainToASCII(raw);
+  const ascii = asciiDomain(raw);
   const labels = ascii.split('.');
   const valid =
     ascii.length > 0 &&

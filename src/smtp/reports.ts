@@ -98,6 +98,12 @@ function bounce(text: string): Report {
   return recipients.length ? { kind: 'bounce', recipients } : null;
 }
 
+/** The whole line of `text` around `index`. */
+function lineAt(text: string, index: number): string {
+  const end = text.indexOf('\n', index);
+  return text.slice(text.lastIndexOf('\n', index) + 1, end < 0 ? undefined : end);
+}
+
 /** The plain-text failure notices of MTAs that write no RFC 3464 fields (Exim, qmail, Gmail, Yahoo…). */
 const NOTICE_SUBJECT =
   /undeliver|delivery (?:status notification \(failure\)|failure|has failed|failed|incomplete)|failure notice|returned mail|mail delivery failed|could not be delivered|returned to sender|non remis|unzustellbar|non recapitabile/i;
@@ -124,9 +130,9 @@ function plainBounce(head: Map<string, string>, body: string): Report {
   const reply = enhanced ? null : REPLY_IN_TEXT.exec(body);
   const found = enhanced ?? reply;
   const status = enhanced ? enhanced[0] : reply ? `${reply[1]}.0.0` : failedRecipient || (subjectSays && senderSays) ? '5.0.0' : null;
-  if (!status || (!status.startsWith('5') && STILL_TRYING.test(body)) || (!found && STILL_TRYING.test(body))) return null;
-  const at = found?.index ?? -1;
-  const diagnostic = at < 0 ? null : body.slice(body.lastIndexOf('\n', at) + 1, (body.indexOf('\n', at) + 1 || body.length + 1) - 1).trim().slice(0, 300) || null;
+  // Only a stated permanent code outweighs words of a delay.
+  if (!status || (STILL_TRYING.test(body) && !(found && status.startsWith('5')))) return null;
+  const diagnostic = found ? lineAt(body, found.index).trim().slice(0, 300) || null : null;
   return { kind: 'bounce', recipients: [{ recipient: failedRecipient, status, action: 'failed', diagnostic, hard: status.startsWith('5'), code: codeOf(status, diagnostic) }] };
 }
 
@@ -135,7 +141,8 @@ export function parseReport(raw: Buffer | string): Report {
   try {
     const text = (typeof raw === 'string' ? raw : raw.toString('latin1')).slice(0, SCAN_CHARS);
     const head = text.slice(0, Math.max(text.search(/\r?\n\r?\n/), 0));
-    const contentType = fields(head).get('content-type')?.toLowerCase() ?? '';
+    const headers = fields(head);
+    const contentType = headers.get('content-type')?.toLowerCase() ?? '';
     if (contentType.includes('feedback-report') || /^content-type\s*:\s*message\/feedback-report/im.test(text)) {
       const found = complaint(text);
       if (found) return found;
@@ -143,7 +150,7 @@ export function parseReport(raw: Buffer | string): Report {
     // Microsoft's junk-mail reports (JMRP) embed the original message with this header instead of ARF fields.
     const jmrp = /^x-hmxmroriginalrecipient\s*:\s*(.+)$/im.exec(text);
     if (jmrp) return { kind: 'complaint', recipient: addressOf(jmrp[1]), feedback_type: 'abuse' };
-    return bounce(text) ?? plainBounce(fields(head), text.slice(head.length));
+    return bounce(text) ?? plainBounce(headers, text.slice(head.length));
   } catch {
     return null;
   }

@@ -4,10 +4,10 @@
  * `active`), a VERP return path of one of our messages (bounces and complaints), or an unsubscribe
  * mailto address. Anything else is refused.
  */
-import { domainToASCII } from 'node:url';
 import { readClaim, type AddressClaim } from '../../actors/claims.js';
 import { globalKeys, spaceKeys } from '../redis/keys.js';
 import { parseVerp } from '../delivery/mime.js';
+import { asciiDomain } from '../domains/names.js';
 import { verifyUnsubscribeMailto, verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
 import type { Runtime } from '../runtime.js';
 
@@ -42,8 +42,7 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
   }
   // Domains are stored in punycode; with SMTPUTF8 a sender may name one in Unicode.
   const at = lower.lastIndexOf('@');
-  const domain = lower.slice(at + 1);
-  const stored = /^[\x00-\x7f]*$/.test(domain) ? lower : `${lower.slice(0, at)}@${domainToASCII(domain)}`;
+  const stored = `${lower.slice(0, at)}@${asciiDomain(lower.slice(at + 1))}`;
   const claim = await readClaim<AddressClaim>(rt, globalKeys.address(stored));
   if (!claim || claim.value.state !== 'active') return null;
   return { kind: 'inbox', address: stored, space_id: claim.value.space_id, inbox_id: claim.value.inbox_id };

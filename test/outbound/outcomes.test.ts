@@ -37,6 +37,9 @@ svc.dns.a('mx.destinataire.test', '127.0.0.1');
 const directRt = withConfig(svc.rt, { outbound: { kind: 'direct' }, directPort: peer.port, heloName: 'out.mailbox.test' });
 const direct = createTransport(directRt);
 
+/** The space's event stream, every envelope decoded. */
+const eventsOf = async (spaceId: string) => (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!));
+
 /** Sends one message to `to` and runs the worker until its inbox's queue is empty, following the clock. */
 async function sendAndDeliver(s: Sender, to: string, rt = directRt, transport = direct) {
   const res = await send(svc, s, { to });
@@ -46,9 +49,7 @@ async function sendAndDeliver(s: Sender, to: string, rt = directRt, transport = 
   }
   const id: string = res.body.message.id;
   const message = (await svc.call(s.apiKey, 'get_message', { message_id: id })).body;
-  const events = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+'))
-    .map(([, fields]) => JSON.parse(fields[1]!))
-    .filter((event) => event.data.message_id === id && event.type !== 'mail.message.queued');
+  const events = (await eventsOf(s.spaceId)).filter((event) => event.data.message_id === id && event.type !== 'mail.message.queued');
   const lines = (await svc.call(s.apiKey, 'list_events', { message_id: id })).body.events.filter((line: { kind: string }) => line.kind !== 'message.queued');
   return { message, events, lines };
 }
@@ -121,7 +122,7 @@ t.test('a recipient suppressed while the message waited: rejected recipient_supp
     const [line] = (await svc.call(s.apiKey, 'list_events', { message_id: id })).body.events;
     t.equal(line.text, `Refus définitif du message « Bonjour » pour ${to} (recipient_suppressed)`);
   }
-  const rejected = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!)).filter((e) => e.type === 'mail.message.rejected');
+  const rejected = (await eventsOf(s.spaceId)).filter((e) => e.type === 'mail.message.rejected');
   t.same(rejected.map((e) => [e.data.message_id, e.data.status_code]), [[ids[0], 'recipient_suppressed'], [ids[1], 'recipient_suppressed']]);
   t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).inboxSlots(s.inboxId), `bounced:${parisDay(clock.now())}`), null, 'not a bounce for the circuit breaker');
 });
@@ -137,6 +138,6 @@ t.test('a recipient that became dead platform-wide while the message waited: rej
   while ((await deliverDue(directRt, direct, s.spaceId, s.inboxId)) !== null);
   t.equal(peer.received.length, before, 'nothing sent');
   t.match((await svc.call(s.apiKey, 'get_message', { message_id: res.body.message.id })).body, { status: 'rejected', status_code: 'recipient_suppressed' });
-  const rejected = (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!)).find((e) => e.type === 'mail.message.rejected');
+  const rejected = (await eventsOf(s.spaceId)).find((e) => e.type === 'mail.message.rejected');
   t.match(rejected?.data, { message_id: res.body.message.id, response: 'not sent: the address is dead: a hard bounce reported it unknown' });
 });

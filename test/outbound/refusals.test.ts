@@ -9,6 +9,7 @@ import { recheckDomain } from '../../actors/domain.js';
 import { suspendInbox } from '../../actors/inbox.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { MASTER_KEY } from '../helpers/domains.js';
+import { startInbound } from '../helpers/inbound.js';
 import { inboxState, recipient, send, sender, type Sender } from '../helpers/outbound.js';
 import { mondayMorning, startService, type CallResult } from '../helpers/service.js';
 
@@ -260,6 +261,12 @@ t.test('encryption_unavailable: without MAILBOX_MASTER_KEY no unsubscribe link c
     refused(t, res, 'encryption_unavailable', 503);
   }
   t.same(await inboxState(bare, s), before, 'nothing written');
+  // A thread opened by mail received (receiving needs no key): the answer is refused alike.
+  await (await startInbound(bare)).send({ from: recipient(), to: s.address, subject: 'Question', text: 'Bonjour ?' });
+  const [thread] = (await bare.call(apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items;
+  const received = await inboxState(bare, s);
+  refused(t, await bare.call(apiKey, 'reply_to_thread', { thread_id: thread.id, text: 'Avec plaisir.' }), 'encryption_unavailable', 503);
+  t.same(await inboxState(bare, s), received, 'nothing written by the refused reply');
 });
 
 t.test('dry_run: every check runs, nothing is written, the would-be outcome is told', async (t) => {
