@@ -83,6 +83,10 @@ const TABLE = {
   suppression_locked: { status: 409, message: () => "Un désabonnement ou une plainte ne se lève pas par un outil : seule la personne peut écrire à nouveau." },
   thread_loop_guard: { status: 429, message: (d) => `Trois messages sont déjà partis dans ce fil en 24 h sans réponse du correspondant.${wait(d)}` },
 
+  // decisions.md 10 and 14.
+  attachment_refused: { status: 422, message: (d) => `Pièce jointe refusée${d.filename ? ` « ${d.filename} »` : ''}${d.reason ? ` : ${d.reason}` : ''}. Retirez ou corrigez ce fichier.` },
+  recipient_not_allowed: { status: 422, message: (d) => `Un filtre d'envoi${d.filter_id ? ` (${d.filter_id})` : ''} ne permet pas d'écrire à ce destinataire. Changez de destinataire ou modifiez les filtres avec list_filters et remove_filter.` },
+
   // Ours (docs/errors.md): request_inbox_review and the operator's resume-inbox on an inbox that is not suspended.
   inbox_not_suspended: { status: 409, message: () => "Cette boîte n'est pas suspendue : elle envoie normalement. Rien à demander." },
 } satisfies Record<string, ErrorSpec>;
