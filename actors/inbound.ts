@@ -9,7 +9,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
-import { replyText, subjectKey } from '../src/smtp/content.js';
+import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import type { StoredMessage } from './message.js';

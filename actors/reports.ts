@@ -7,7 +7,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
-import type { DeliveryCode } from '../src/delivery/codes.js';
+import type { DeliveryCode } from '../src/mail/delivery-codes.js';
 import { parisDay } from '../src/texts.js';
 import { judgeInbox } from './breaker.js';
 import { markDeadAddress } from './dead-addresses.js';

@@ -14,7 +14,7 @@ import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { createDns, type Dns } from '../domains/dns.js';
 import type { Runtime } from '../runtime.js';
-import { classifySmtpError, isPermanent, type DeliveryCode } from './codes.js';
+import { classifySmtpError, isPermanent, type DeliveryCode } from '../mail/delivery-codes.js';
 import { composeMessage } from './mime.js';
 import type { DeliveryResult, OutgoingMail, Transport } from './types.js';
 

@@ -2,7 +2,7 @@
  * What the delivery layer is given and what it answers. The queue (actors/message.ts, the send worker)
  * decides when a message leaves; this layer only builds and hands over the MIME message.
  */
-import type { DeliveryCode } from './codes.js';
+import type { DeliveryCode } from '../mail/delivery-codes.js';
 
 export interface Mailbox {
   address: string;
@@ -47,7 +47,7 @@ export interface OutgoingMail {
 
 /**
  * The outcome of one attempt. `permanent` failures are not retried; temporary ones are. `code` is one of
- * DELIVERY_CODES (src/delivery/codes.ts); `response` is the server's reply (or the network error) as is.
+ * DELIVERY_CODES (src/mail/delivery-codes.ts); `response` is the server's reply (or the network error) as is.
  */
 export type DeliveryResult =
   | { ok: true; response: string }

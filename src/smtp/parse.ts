@@ -8,7 +8,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { authenticate, type AuthenticateResult } from 'mailauth';
 import mailparser, { type AddressObject, type ParsedMail } from 'mailparser';
-import { isAutomatic } from './content.js';
+import { isAutomatic } from '../mail/content.js';
 import type { Resolve } from './dns.js';
 import type { InboundMail } from '../../actors/inbound.js';
 

@@ -5,7 +5,7 @@
  * status code) and complaints (ARF, RFC 5965, `message/feedback-report`). Never
  * throws: anything it cannot read is "not a report". Tested over every file of shared/fixtures/bounces.
  */
-import { classifySmtpError, type DeliveryCode } from '../delivery/codes.js';
+import { classifySmtpError, type DeliveryCode } from '../mail/delivery-codes.js';
 
 export interface BouncedRecipient {
   recipient: string | null;

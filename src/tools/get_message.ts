@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { messageView, visibleMessage } from '../../actors/message.js';
 import { iso } from '../clock.js';
 import { OUTSIDE_CONTENT, parisMoment, quote } from '../texts.js';
-import { replyText } from '../smtp/content.js';
+import { replyText } from '../mail/content.js';
 import { defineTool } from './registry.js';
 import { Id, Input, IsoDate, MessageSchema, Nullable, Output } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { threadView, visibleThread } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { spaceKeys } from '../redis/keys.js';
 import { execAll } from '../redis/pipeline.js';
-import { replyText } from '../smtp/content.js';
+import { replyText } from '../mail/content.js';
 import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Cursor, Id, Input, MessageSchema, NextCursor, Output, ThreadSchema } from './schemas.js';

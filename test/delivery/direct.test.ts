@@ -7,7 +7,7 @@
 import { createServer, type Socket } from 'node:net';
 import t from 'tap';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { classifySmtpError, DELIVERY_CODES } from '../../src/delivery/codes.js';
+import { classifySmtpError, DELIVERY_CODES } from '../../src/mail/delivery-codes.js';
 import { createTransport } from '../../src/delivery/transports.js';
 import { header, outgoing, verifyDkim, withConfig } from '../helpers/mail.js';
 import { mondayMorning, startService } from '../helpers/service.js';

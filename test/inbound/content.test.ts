@@ -1,6 +1,6 @@
 /** Which inbound messages a robot sent (RFC 3834 headers, out-of-office subjects), without a server. */
 import t from 'tap';
-import { isAutomatic } from '../../src/smtp/content.js';
+import { isAutomatic } from '../../src/mail/content.js';
 
 const noHeaders = () => null;
 
