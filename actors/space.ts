@@ -8,7 +8,6 @@ import { iso } from '../src/clock.js';
 import { randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
-import type { BillingChange } from '../src/billing/stripe-webhook.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
 
 export const PERMISSIONS = ['send', 'read', 'approve', 'manage_inboxes'] as const;
@@ -233,8 +232,23 @@ export async function setPlan(rt: Runtime, spaceId: string, plan: string): Promi
   await runSetPlan(rt, spaceId, [plan, plan === 'none' ? 'none' : 'active', '', '', ''], line);
 }
 
+export type BillingStatus = 'active' | 'past_due' | 'cancelled';
+
+/** What one subscription event of the payment provider says of a space's billing. */
+export interface BillingChange {
+  eventId: string;
+  /** When Stripe created the event (ms): an older one than the last applied is stale. */
+  eventMs: number;
+  spaceId: string;
+  /** `none` once the subscription ended. */
+  plan: string;
+  status: BillingStatus;
+  /** The end of the paid period (ms), when Stripe gives one. */
+  periodEnd: number | null;
+}
+
 /**
- * The payment provider reported a subscription's change (src/billing/stripe-webhook.ts): false when
+ * The payment provider reported a subscription's change (src/http/stripe-webhook.ts): false when
  * the event was stale or seen already. `not_found` when the space does not exist (erased).
  */
 export async function applyBillingChange(rt: Runtime, change: BillingChange): Promise<boolean> {

@@ -4,9 +4,9 @@
  * Stateless: every request authenticates against Redis, so any front end answers any request.
  */
 import { authenticate } from '../../actors/space.js';
-import { receiveStripeEvent } from '../billing/stripe-webhook.js';
+import { receiveStripeEvent } from './stripe-webhook.js';
 import { asMailboxError, MailboxError } from '../errors.js';
-import { handleMcp } from '../mcp/bridge.js';
+import { handleMcp } from './mcp-bridge.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
 import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, type IncomingRequest, type Reply } from './io.js';
@@ -82,7 +82,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     handle(res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
   });
 
-  // Stripe's webhook: signed by Stripe, not by a key of ours (src/billing/stripe-webhook.ts).
+  // Stripe's webhook: signed by Stripe, not by a key of ours (src/http/stripe-webhook.ts).
   app.post('/billing/stripe', (res, req) =>
     handle(res, req, async (request, body) => jsonReply(200, await receiveStripeEvent(rt, request.headers['stripe-signature'], body))),
   );

@@ -1,9 +1,9 @@
 /** The transport side: a uWS request becomes a Fetch Request for the SDK's web-standard transport, and back. */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Access } from '../../actors/space.js';
-import { parseJson, type IncomingRequest, type Reply } from '../http/io.js';
+import { parseJson, type IncomingRequest, type Reply } from './io.js';
 import type { Runtime } from '../runtime.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer } from '../mcp/server.js';
 
 export async function handleMcp(rt: Runtime, request: IncomingRequest, body: Buffer, access: Access): Promise<Reply> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -8,10 +8,10 @@
  * `<timestamp>.<raw body>` under STRIPE_WEBHOOK_SECRET, made less than five minutes from our clock.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { applyBillingChange } from '../../actors/space.js';
+import { applyBillingChange, type BillingChange, type BillingStatus } from '../../actors/space.js';
 import type { Config, Plan } from '../config.js';
 import { MailboxError } from '../errors.js';
-import { parseJson } from '../http/io.js';
+import { parseJson } from './io.js';
 import { idPattern } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 
@@ -19,21 +19,6 @@ const SPACE_ID = new RegExp(idPattern('space'));
 
 /** Stripe's own default tolerance: an older signed request is a replay. */
 export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
-
-export type BillingStatus = 'active' | 'past_due' | 'cancelled';
-
-/** What one subscription event says of a space's billing. */
-export interface BillingChange {
-  eventId: string;
-  /** When Stripe created the event (ms): an older one than the last applied is stale. */
-  eventMs: number;
-  spaceId: string;
-  /** `none` once the subscription ended. */
-  plan: string;
-  status: BillingStatus;
-  /** The end of the paid period (ms), when Stripe gives one. */
-  periodEnd: number | null;
-}
 
 /** True when the header signs this body with the secret, within the tolerance of `nowMs`. */
 export function verifyStripeSignature(header: string | undefined, body: Buffer, secret: string, nowMs: number): boolean {
