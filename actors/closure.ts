@@ -9,14 +9,13 @@ import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import { billingProvider } from '../src/billing/stripe.js';
 import { eraseQueue, eraseJobId, scheduleErase, cancelDomainRecheck } from '../src/queues.js';
 import { maskEmail, parisMoment } from '../src/texts.js';
-import { forgetSpace } from '../src/webhooks/wake.js';
 import { CODE_RULES, checkCode, issueCode, matchesCode, pendingCode } from './codes.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import { forgetSpace } from './webhook-index.js';
 
 export const ERASURE_DELAY_MS = 48 * 3600_000;
 
@@ -84,7 +83,7 @@ export async function confirmClosure(rt: Runtime, access: Access, code: string):
   const spaceId = access.space.id;
   const pending = await pendingCode(rt, spaceId, 'close');
   const now = rt.clock.now();
-  const provider = billingProvider(rt.config);
+  const provider = rt.ports.billing();
   if (pending && provider && matchesCode(pending, code, now)) await provider.cancelSubscriptions(spaceId);
   const closesAt = now + ERASURE_DELAY_MS;
   await scheduleErase(rt, spaceId, closesAt);

@@ -3,14 +3,13 @@
  * `verify` (attach_human, then verify) and `close` (close_space). One set of rules for both: hashed at
  * rest (sha256 of a per-code salt and the code), valid 15 minutes, 10 attempts, 60 s between sends, at
  * most 5 codes per space in 24 h. Deciding is atomic (lua/space/issueCode, checkCode); the e-mail
- * leaves between the two steps of issuing, and a failed e-mail undoes the code (code_not_sent).
+ * (the runtime's systemMail port) leaves between the two steps of issuing, and a failed e-mail undoes the code (code_not_sent).
  */
 import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { randomDigits } from '../src/ids.js';
 import { MailboxError } from '../src/errors.js';
-import { sendSystemMail } from '../src/delivery/system-mail.js';
 import { maskEmail } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
 import { lineArgs, prepareLine, type PreparedLine } from './journal.js';
@@ -53,7 +52,7 @@ export async function issueCode(rt: Runtime, access: Access, purpose: CodePurpos
     [keys.code(purpose), keys.codeSends, keys.space, keys.journal, keys.journalIndex],
     [now, salt, hashCode(salt, code), expiresAt, payload, CODE_RULES.spacingMs, CODE_RULES.perWindow, CODE_RULES.windowMs, ...lineArgs(line)],
   );
-  const sent = await sendSystemMail(rt, { to: mail.to, subject: mail.subject, text: mail.text(code) }).catch((error: Error) => {
+  const sent = await rt.ports.systemMail({ to: mail.to, subject: mail.subject, text: mail.text(code) }).catch((error: Error) => {
     rt.log.warn('code e-mail failed', { space_id: spaceId, purpose, error: error.message });
     return null;
   });

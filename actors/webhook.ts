@@ -8,11 +8,11 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { requireMasterKey, seal } from '../src/crypto.js';
 import { MailboxError } from '../src/errors.js';
-import { newWebhookSecret } from '../src/webhooks/signer.js';
-import { registerSpace, WEBHOOK_GROUP, wakeSpace } from '../src/webhooks/wake.js';
+import { newWebhookSecret } from '../src/secrets.js';
 import { eventIdOf, prepareEvent, WEBHOOK_TEST, type Envelope } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type JournalRefs } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import { registerSpace, WEBHOOK_GROUP, wakeSpace } from './webhook-index.js';
 
 /** decisions.md 5: at least 60 s between two declarations. */
 export const DECLARATION_GAP_MS = 60_000;
@@ -71,6 +71,26 @@ export async function declareWebhook(rt: Runtime, access: Access, url: string): 
   if (reply.replaced) await wakeSpace(rt, spaceId, 'now');
   return { secret, replaced: reply.replaced };
 }
+
+/** Every claim reads the group as this one consumer: one claim per space at a time keeps it alone. */
+const CONSUMER = 'delivery';
+
+export type StreamEntry = [id: string, fields: string[] | null];
+
+/** At most `count` entries to deliver: this consumer's pending ones first (a retry, or what a dead worker left), then new ones. */
+export async function readUndelivered(rt: Runtime, spaceId: string, count: number): Promise<StreamEntry[]> {
+  const key = spaceKeys(spaceId).events;
+  for (const from of ['0', '>']) {
+    const reply = (await rt.redis.xreadgroup('GROUP', WEBHOOK_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, from)) as [string, StreamEntry[]][] | null;
+    const entries = reply?.[0]?.[1] ?? [];
+    if (entries.length) return entries;
+  }
+  return [];
+}
+
+/** Delivered (or trimmed) entries leave the group's pending list, in one XACK. */
+export const acknowledgeDelivered = (rt: Runtime, spaceId: string, entryIds: string[]): Promise<number> =>
+  rt.redis.xack(spaceKeys(spaceId).events, WEBHOOK_GROUP, ...entryIds);
 
 export type Outcome =
   | { kind: 'delivered' }

@@ -4,9 +4,12 @@ import { IdFactory } from './ids.js';
 import { createLogger, type Logger } from './log.js';
 import { createRedis, type RedisClient } from './redis/connect.js';
 import { Scripts } from './redis/scripts.js';
-import { wakeSpace } from './webhooks/wake.js';
+import { unwiredPorts, type Ports } from './ports.js';
 
-/** What every front end, worker and actor shares: no request state, only connections and settings. */
+/**
+ * What every front end, worker and actor shares: no request state, only connections and settings, and
+ * the side-effect ports the composition root (src/cli/compose.ts) wires.
+ */
 export interface Runtime {
   config: Config;
   redis: RedisClient;
@@ -14,6 +17,7 @@ export interface Runtime {
   clock: Clock;
   ids: IdFactory;
   log: Logger;
+  ports: Ports;
 }
 
 export function createRuntime(config: Config, options: { clock?: Clock; redis?: RedisClient; log?: Logger } = {}): Runtime {
@@ -22,10 +26,5 @@ export function createRuntime(config: Config, options: { clock?: Clock; redis?: 
   const redis = options.redis ?? createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" outside our log.
   redis.on('error', (error: Error) => log.warn('redis connection error', { error: error.message }));
-  const rt: Runtime = { config, redis, scripts: new Scripts(redis), clock, ids: new IdFactory(clock), log };
-  if (config.webhooksEnabled) {
-    rt.scripts.afterEvents = (spaceId) =>
-      wakeSpace(rt, spaceId).catch((error: Error) => log.warn('webhook wake failed; the sweeper will catch up', { space_id: spaceId, error: error.message }));
-  }
-  return rt;
+  return { config, redis, scripts: new Scripts(redis), clock, ids: new IdFactory(clock), log, ports: unwiredPorts };
 }

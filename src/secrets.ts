@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ID_BODY_PATTERN, idBody } from './ids.js';
 
 /**
@@ -12,6 +12,11 @@ export const KEY_PREFIX_CHARS = 12;
 const SECRET = new RegExp(`^mbx_(${ID_BODY_PATTERN})_[0-9A-Za-z]{32}$`);
 const ANY_KEY = new RegExp(`mbx_${ID_BODY_PATTERN}_[0-9A-Za-z]{32}`, 'i');
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/;
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/** A new webhook secret: `whsec_` + base64 of 32 random bytes. Shown once, stored sealed. */
+export const newWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 /** SHA-256 in hex: the one digest of secrets, codes, idempotency keys and send contents. */
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');

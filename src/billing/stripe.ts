@@ -6,15 +6,9 @@
  */
 import type { Config, Plan } from '../config.js';
 import { MailboxError } from '../errors.js';
+import type { BillingProvider } from '../ports.js';
 
 const TIMEOUT_MS = 10_000;
-
-export interface BillingProvider {
-  /** The Checkout page where the human pays for `plan`. */
-  checkoutUrl(spaceId: string, plan: Plan, email: string | null): Promise<string>;
-  /** Cancels every active subscription of the space; billing_unavailable unless the provider confirms. */
-  cancelSubscriptions(spaceId: string): Promise<void>;
-}
 
 export interface StripeRequest {
   url: string;

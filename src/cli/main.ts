@@ -22,6 +22,7 @@ import { startHttp } from '../http/server.js';
 import { startSmtp } from '../smtp/server.js';
 import { startLocalRedis, type LocalRedis } from '../redis/local.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { composeRuntime } from './compose.js';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -42,9 +43,9 @@ const ROLES = ['all', 'http', 'smtp', 'worker'] as const;
 
 /** With no REDIS_URL nor cluster, the embedded default: a local redis-server with its data under ./var. */
 async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalRedis | null }> {
-  if (config.redisUrl || config.redisClusterNodes) return { rt: createRuntime(config), local: null };
+  if (config.redisUrl || config.redisClusterNodes) return { rt: composeRuntime(createRuntime(config)), local: null };
   const local = await startLocalRedis(join(config.dataDir, 'redis'), { persist: true });
-  return { rt: createRuntime({ ...config, redisUrl: local.url }), local };
+  return { rt: composeRuntime(createRuntime({ ...config, redisUrl: local.url })), local };
 }
 
 /**

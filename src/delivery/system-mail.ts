@@ -4,16 +4,11 @@
  * runtime's transport like any message. Bounces go to `bounces@` of that domain: no message of a space
  * to update, so no VERP. Signed with the operator's key when SERVICE_DKIM_KEY_FILE is set.
  */
+import type { SystemMail } from '../ports.js';
 import type { Runtime } from '../runtime.js';
 import { serviceDkimKey } from './dkim.js';
 import { transportFor } from './transports.js';
 import type { DeliveryResult } from './types.js';
-
-export interface SystemMail {
-  to: string;
-  subject: string;
-  text: string;
-}
 
 export async function sendSystemMail(rt: Runtime, mail: SystemMail): Promise<DeliveryResult> {
   const domain = rt.config.serviceDomains[0] ?? rt.config.mxHost;

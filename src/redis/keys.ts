@@ -145,7 +145,7 @@ export const globalKeys = {
   deadAddresses: (shard: number) => `${KEY_PREFIX}:{dead:${shard}}`,
   /**
    * sorted set: space id -> when its webhook deliveries are next due (ms); a claimed space is scored at
-   * the end of its lease (src/webhooks/wake.ts). Sharded by a hash of the space id, with the three below,
+   * the end of its lease (actors/webhook-index.ts). Sharded by a hash of the space id, with the three below,
    * under the index name WEBHOOK_INDEX (`wh`): processes sharing a name deliver each other's spaces.
    */
   webhookDue: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:due`,

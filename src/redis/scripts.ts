@@ -60,7 +60,7 @@ export class Scripts {
   private readonly byName = new Map<string, ScriptFile & { sha: string }>();
   /**
    * Called after a script that was given a space's event stream answered without refusal, so webhook
-   * delivery wakes for whatever event any behaviour appended (src/webhooks/wake.ts); null: no webhooks.
+   * delivery wakes for whatever event any behaviour appended (actors/webhook-index.ts); null: no webhooks.
    * A script that answers `"webhook": false` read, in its own atomic step, that the space declares no
    * webhook: nothing to wake (the hot paths say so; a wake costs a round trip).
    * A failed wake is left to the sweeper: the state and its event are written, the call succeeded.

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { journalCheckout } from '../../actors/space.js';
-import { billingProvider } from '../billing/stripe.js';
 import { MailboxError } from '../errors.js';
 import { defineTool } from './registry.js';
 import { Input, Output } from './schemas.js';
@@ -24,7 +23,7 @@ export default defineTool({
     if (!plan) {
       throw new MailboxError('invalid_argument', { parameter: 'plan' }, { reason: `offres possibles : ${Object.keys(rt.config.plans).join(', ')}.` });
     }
-    const provider = billingProvider(rt.config);
+    const provider = rt.ports.billing();
     // A plan without a price id is not sold online: the operator sets it (set-plan).
     if (!provider || !plan.price_id) throw new MailboxError('billing_unavailable');
     const checkoutUrl = await provider.checkoutUrl(access.space.id, plan, access.space.human_email);

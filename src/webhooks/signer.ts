@@ -3,15 +3,11 @@
  * "<id>.<timestamp>.<body>">`, keyed by the bytes of the secret's base64 part. The same three values also
  * go under the `svix-` names, so Svix verifiers work unchanged (decisions.md 9).
  */
-import { createHmac, randomBytes } from 'node:crypto';
-
-const SECRET_PREFIX = 'whsec_';
-
-/** A new secret: `whsec_` + base64 of 32 random bytes. Shown once, stored sealed. */
-export const newWebhookSecret = (): string => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+import { createHmac } from 'node:crypto';
+import { WEBHOOK_SECRET_PREFIX } from '../secrets.js';
 
 /** The HMAC key of a `whsec_...` secret. */
-export const signingKey = (secret: string): Buffer => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+export const signingKey = (secret: string): Buffer => Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64');
 
 function signature(key: Buffer, id: string, timestampSeconds: number, body: string): string {
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;

@@ -1,5 +1,5 @@
 /**
- * The webhook workers: claim spaces with events to deliver (src/webhooks/wake.ts), read each space's
+ * The webhook workers: claim spaces with events to deliver (actors/webhook-index.ts), read each space's
  * stream through its consumer group, and POST every event, signed, to the space's webhook, in order:
  * a space's next event waits for the previous one's success or final give-up. Retries follow
  * WEBHOOK_RETRY_SCHEDULE (decisions.md 5); after the last one the event is given up and journalled.
@@ -7,16 +7,13 @@
  * pending in the group and its claim to expire; the next claim of the space reads them first.
  */
 import { open } from '../crypto.js';
-import { spaceKeys } from '../redis/keys.js';
 import type { Runtime } from '../runtime.js';
 import { eventIdOf } from '../../actors/events.js';
-import { readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
+import { acknowledgeDelivered, readUndelivered, readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
 import { WebhookClient } from './client.js';
 import { signedHeaders, signingKey } from './signer.js';
-import { claimSpaces, settleSpace, sweepWebhooks, SWEEP_EVERY_MS, WEBHOOK_GROUP, WEBHOOK_SHARDS } from './wake.js';
+import { claimSpaces, settleSpace, sweepWebhooks, SWEEP_EVERY_MS, WEBHOOK_SHARDS } from '../../actors/webhook-index.js';
 
-/** Every claim reads the group as this one consumer: one claim per space at a time keeps it alone. */
-const CONSUMER = 'delivery';
 /** Entries read per round trip; the webhook's host is resolved and checked again for each batch. */
 const BATCH = 100;
 /**
@@ -41,19 +38,6 @@ export interface RunningWebhookWorker {
   close(): Promise<void>;
 }
 
-type Entry = [id: string, fields: string[] | null];
-
-/** This consumer's pending entries first (a retry, or what a dead worker left), then new ones. */
-async function readBatch(rt: Runtime, spaceId: string): Promise<Entry[]> {
-  const key = spaceKeys(spaceId).events;
-  for (const from of ['0', '>']) {
-    const reply = (await rt.redis.xreadgroup('GROUP', WEBHOOK_GROUP, CONSUMER, 'COUNT', BATCH, 'STREAMS', key, from)) as [string, Entry[]][] | null;
-    const entries = reply?.[0]?.[1] ?? [];
-    if (entries.length) return entries;
-  }
-  return [];
-}
-
 /**
  * Delivers what the space has, within the claim's time budget. Returns when the space is due again:
  * a retry time, now (budget spent, or the webhook replaced meanwhile), or null when nothing waits.
@@ -61,13 +45,12 @@ async function readBatch(rt: Runtime, spaceId: string): Promise<Entry[]> {
 async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string): Promise<number | null> {
   const { webhookLeaseMs, webhookTimeoutMs, webhookRetryScheduleMs, masterKey } = rt.config;
   const budgetEnds = performance.now() + webhookLeaseMs - 2 * webhookTimeoutMs;
-  const key = spaceKeys(spaceId).events;
   for (;;) {
     const hook = await readWebhook(rt, spaceId);
     if (!hook) return null;
     const nextAt = Number(hook.next_at);
     if (nextAt > rt.clock.now()) return nextAt;
-    const entries = await readBatch(rt, spaceId);
+    const entries = await readUndelivered(rt, spaceId, BATCH);
     if (!entries.length) return null;
     const url = new URL(hook.url);
     const target = await client.target(url);
@@ -76,7 +59,7 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
     const delivered: string[] = [];
     const acks: Promise<unknown>[] = [];
     const flush = () => {
-      if (delivered.length) acks.push(rt.redis.xack(key, WEBHOOK_GROUP, ...delivered.splice(0)));
+      if (delivered.length) acks.push(acknowledgeDelivered(rt, spaceId, delivered.splice(0)));
     };
     try {
       for (const [entryId, fields] of entries) {

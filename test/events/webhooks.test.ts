@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
 import { ManualClock } from '../../src/clock.js';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { sweepWebhooks, webhookShard } from '../../src/webhooks/wake.js';
+import { sweepWebhooks, webhookShard } from '../../actors/webhook-index.js';
 import { startWebhookWorker } from '../../src/webhooks/worker.js';
 import { send, sender } from '../helpers/outbound.js';
 import { startService, type TestService } from '../helpers/service.js';

@@ -7,12 +7,15 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime } from '../../src/runtime.js';
+import { composeRuntime } from '../../src/cli/compose.js';
 
 const env = process.env;
-const rt = createRuntime(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
-  clock: new ManualClock(Number(env.MBX_TEST_NOW)),
-  redis: createRedis(JSON.parse(env.MBX_TEST_REDIS!)),
-});
+const rt = composeRuntime(
+  createRuntime(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+    clock: new ManualClock(Number(env.MBX_TEST_NOW)),
+    redis: createRedis(JSON.parse(env.MBX_TEST_REDIS!)),
+  }),
+);
 let passed = 0;
 for (let i = 0; i < Number(env.MBX_TEST_CALLS); i++) {
   try {

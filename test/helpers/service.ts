@@ -9,6 +9,7 @@ import t from 'tap';
 import { createSpace, type CreateSpaceOptions } from '../../actors/space.js';
 import { ManualClock, systemClock, type Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { composeRuntime } from '../../src/cli/compose.js';
 import { startHttp } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connect.js';
@@ -52,7 +53,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
   const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, ...options.env });
   const clock = options.clock ?? systemClock;
-  const rt = createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) });
+  const rt = composeRuntime(createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }));
   const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${http.port}`;
   rt.config.baseUrl = url;

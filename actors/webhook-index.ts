@@ -1,7 +1,8 @@
 /**
- * Which spaces have webhook deliveries to make, and who makes them. A sharded index (`{wh:<n>}` keys,
+ * The Webhook actor's wake index: which spaces have webhook deliveries to make, and who makes them. A sharded index (`{wh:<n>}` keys,
  * never a space's tag) scores each space by when it is next due:
- *  - every script that appended events wakes its space (src/redis/scripts.ts calls wakeSpace after it);
+ *  - every script that appended events wakes its space (src/redis/scripts.ts calls wakeSpace after it,
+ *    wired by the composition root, src/cli/compose.ts);
  *  - a worker claims due spaces for a lease (score = lease end = the claim's token), delivers, then
  *    settles: due again at a retry time, at once if events came meanwhile (the dirty mark), else out;
  *  - a worker that dies never settles: the lease ends and another worker claims the space, whose
@@ -9,8 +10,8 @@
  *  - a sweeper repairs a wake lost between a script and its wake (a process killed in between).
  * One claim per space at a time is what keeps a space's events in order per endpoint.
  */
-import { globalKeys, shardOf, spaceKeys } from '../redis/keys.js';
-import type { Runtime } from '../runtime.js';
+import { globalKeys, shardOf, spaceKeys } from '../src/redis/keys.js';
+import type { Runtime } from '../src/runtime.js';
 
 export const WEBHOOK_SHARDS = 8;
 /** The consumer group of the webhook workers on each space's stream. */
