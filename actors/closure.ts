@@ -9,7 +9,7 @@ import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import { eraseQueue, eraseJobId, scheduleErase, cancelDomainRecheck } from '../src/queues.js';
+import { eraseQueue, eraseJobId, scheduleErase, cancelDomainRecheck } from '../src/redis/queues.js';
 import { maskEmail, parisMoment } from '../src/texts.js';
 import { CODE_RULES, checkCode, issueCode, matchesCode, pendingCode } from './codes.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';

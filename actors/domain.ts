@@ -19,7 +19,7 @@ import { isPublicMailDomain } from '../src/domains/public-domains.js';
 import {
   DKIM_SELECTORS, expectedRecords, judgeRecords, missingRequired, recordKey, recordViews, type Checks, type DomainRecord,
 } from '../src/domains/records.js';
-import { cancelDomainRecheck, scheduleDomainRecheck } from '../src/queues.js';
+import { cancelDomainRecheck, scheduleDomainRecheck } from '../src/redis/queues.js';
 import { readClaim, swapClaim, type DomainClaim } from './claims.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';

@@ -9,7 +9,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import { wakeInbox } from '../src/queues.js';
+import { wakeInbox } from '../src/redis/queues.js';
 import { visibleInbox, type InboxView } from './inbox.js';
 import { lineArgs, prepareLine } from './journal.js';
 import {

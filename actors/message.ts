@@ -13,7 +13,7 @@ import { MailboxError } from '../src/errors.js';
 import { plannedIntervals } from '../src/sending/plan.js';
 import { nextParisMidnight, parisDay } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
-import { wakeInbox } from '../src/queues.js';
+import { wakeInbox } from '../src/redis/queues.js';
 import { readClaim } from './claims.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent } from './events.js';

@@ -10,7 +10,7 @@ import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
 import { MailboxError } from '../errors.js';
 import { idPattern } from '../ids.js';
-import { closeQueues } from '../queues.js';
+import { closeQueues } from '../redis/queues.js';
 import { masterKeyFile } from '../crypto.js';
 import { closeTransport } from '../delivery/transports.js';
 import { startDomainWorker } from '../workers/domains.js';

@@ -8,7 +8,7 @@ import { recheckDomain } from '../../actors/domain.js';
 import type { RedisClient } from '../redis/connect.js';
 import { QUEUE_PREFIX } from '../redis/keys.js';
 import type { Runtime } from '../runtime.js';
-import { DOMAIN_QUEUE, type RecheckJob } from '../queues.js';
+import { DOMAIN_QUEUE, type RecheckJob } from '../redis/queues.js';
 
 export interface RunningWorker {
   close(): Promise<void>;

@@ -6,7 +6,7 @@ import { Worker } from 'bullmq';
 import { eraseSpace } from '../../actors/closure.js';
 import { QUEUE_PREFIX } from '../redis/keys.js';
 import type { Runtime } from '../runtime.js';
-import { ERASE_QUEUE, type EraseJob } from '../queues.js';
+import { ERASE_QUEUE, type EraseJob } from '../redis/queues.js';
 import { blockingConnection, type RunningWorker } from './domains.js';
 
 export function startEraseWorker(rt: Runtime): RunningWorker {

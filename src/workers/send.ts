@@ -23,7 +23,7 @@ import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { DeliveryResult, OutgoingMail, Transport } from '../delivery/types.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
 import { QUEUE_PREFIX, spaceKeys } from '../redis/keys.js';
-import { SEND_QUEUE, wakeInbox, type WakeJob } from '../queues.js';
+import { SEND_QUEUE, wakeInbox, type WakeJob } from '../redis/queues.js';
 import { blockingConnection } from './domains.js';
 import type { Runtime } from '../runtime.js';
 import { openIntervals } from '../sending/window.js';

@@ -5,7 +5,7 @@ import { dkimContext } from '../../actors/domain.js';
 import { open } from '../../src/crypto.js';
 import { loadConfig } from '../../src/config.js';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { domainQueue, recheckSchedulerId } from '../../src/queues.js';
+import { domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
 import { addDomain, MASTER_KEY, uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 

@@ -8,7 +8,7 @@ import { QueueEvents } from 'bullmq';
 import { recheckDomain } from '../../actors/domain.js';
 import { MailboxError } from '../../src/errors.js';
 import { globalKeys, QUEUE_PREFIX, spaceKeys } from '../../src/redis/keys.js';
-import { DOMAIN_QUEUE, domainQueue, recheckSchedulerId } from '../../src/queues.js';
+import { DOMAIN_QUEUE, domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
 import { blockingConnection, startDomainWorker } from '../../src/workers/domains.js';
 import { iso } from '../../src/clock.js';
 import { addDomain, MASTER_KEY, verifiedDomain, type TestDomain } from '../helpers/domains.js';

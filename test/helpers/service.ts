@@ -14,7 +14,7 @@ import { startHttp } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { closeQueues } from '../../src/queues.js';
+import { closeQueues } from '../../src/redis/queues.js';
 import { startDns, type TestDns } from './dns.js';
 import { testRedisTarget } from './redis.js';
 

@@ -9,7 +9,7 @@ import { deadAddressKey } from '../../actors/dead-addresses.js';
 import { recheckDomain } from '../../actors/domain.js';
 import { suspendInbox } from '../../actors/inbox.js';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { sendQueue } from '../../src/queues.js';
+import { sendQueue } from '../../src/redis/queues.js';
 import { parisDay } from '../../src/texts.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { inboxState, recipient, send, sender, type Sender } from '../helpers/outbound.js';

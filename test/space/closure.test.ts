@@ -9,7 +9,7 @@ import { Cluster, type Redis } from 'ioredis';
 import t from 'tap';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
 import { spaceOfAddress } from '../../actors/inbox.js';
-import { eraseJobId, eraseQueue } from '../../src/queues.js';
+import { eraseJobId, eraseQueue } from '../../src/redis/queues.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
 import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';

@@ -3,8 +3,8 @@
  * Each queue has a hash-tagged prefix (src/redis/keys.ts), so its keys share one Cluster slot.
  */
 import { Queue } from 'bullmq';
-import { QUEUE_PREFIX } from './redis/keys.js';
-import type { Runtime } from './runtime.js';
+import { QUEUE_PREFIX } from './keys.js';
+import type { Runtime } from '../runtime.js';
 
 /** The runtime's queues, one per name, made on first use and closed by closeQueues. */
 const opened = new WeakMap<Runtime, Map<string, Queue>>();
