@@ -10,11 +10,12 @@ import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import { wakeInbox } from '../src/redis/queues.js';
-import { visibleInbox, type InboxView } from './inbox.js';
+import { visibleInbox } from './inbox.js';
 import { lineArgs, prepareLine } from './journal.js';
 import {
-  departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures, type MessageView, type StoredMessage,
+  departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures, type MessageView,
 } from './message.js';
+import type { InboxView, StoredMessage } from './records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
 

@@ -12,7 +12,7 @@ import { idPattern } from '../src/ids.js';
 import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import type { StoredMessage } from './message.js';
+import type { StoredMessage } from './records.js';
 import type { StoredThread } from './thread.js';
 
 /** A received message as the SMTP side parsed it. */

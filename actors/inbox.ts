@@ -7,66 +7,14 @@ import type { Runtime } from '../src/runtime.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
-import { planOf, type Config } from '../src/config.js';
+import { planOf } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
-import { describeSendWindow } from '../src/sending/window.js';
-import { warmup, type Warmup } from '../src/sending/warmup.js';
-import { parisDay } from '../src/texts.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import { readInbox, type StoredInbox } from './records.js';
 import { cancelInboxMessages } from './waiting.js';
-
-export type InboxStatus = 'active' | 'suspended' | 'deleted';
-
-/** The inbox hash, as stored (string fields; '' for none). */
-export interface StoredInbox {
-  id: string;
-  address: string;
-  username: string;
-  domain: string;
-  display_name: string;
-  shared: '1' | '0';
-  status: InboxStatus;
-  status_changed_at: string;
-  status_reason: string;
-  review: 'none' | 'requested';
-  review_requested_at: string;
-  review_message: string;
-  created_at: string;
-  created_by: string;
-  deleted_at: string;
-  /** The exact JSON of its address claim, so deletion can update that claim and nothing else. */
-  claim: string;
-  /** Counters kept by the message scripts: drafts awaiting approval, messages waiting to leave. */
-  drafts?: string;
-  queued?: string;
-}
-
-/** What an inbox object shows beyond its hash: the next departure and today's sends. */
-export interface InboxLive {
-  next: number | null;
-  sentToday: number;
-}
-
-/** The inbox object of interface.md part 2, field by field. */
-export interface InboxView {
-  id: string;
-  address: string;
-  display_name: string;
-  drafts: number;
-  queued: number;
-  next_send_at: string | null;
-  quota: { daily_quota: number; daily_max: number; sent_today: number; remaining_today: number };
-  send_window: string;
-  shared: boolean;
-  status: InboxStatus;
-  status_changed_at: string | null;
-  status_reason: string | null;
-  suspension: { review: 'none' | 'requested'; requested_at: string | null } | null;
-  warmup: Warmup;
-}
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 /**
@@ -75,54 +23,12 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
  */
 const CLAIM_GRACE_MS = 60_000;
 
-export async function readInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<StoredInbox | null> {
-  const fields = await rt.redis.hgetall(spaceKeys(spaceId).inbox(inboxId));
-  return fields.id ? (fields as unknown as StoredInbox) : null;
-}
-
 /** An inbox the calling key may see: others (another space's, outside its `inbox_ids`, deleted if asked) are `not_found`. */
 export async function visibleInbox(rt: Runtime, access: Access, inboxId: string, options: { live: boolean }): Promise<StoredInbox> {
   const own = access.key.inbox_ids;
   const inbox = own && !own.includes(inboxId) ? null : await readInbox(rt, access.space.id, inboxId);
   if (!inbox || (options.live && inbox.status === 'deleted')) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
   return inbox;
-}
-
-export async function sentToday(rt: Runtime, spaceId: string, inboxId: string, day: string): Promise<number> {
-  return Number((await rt.redis.hget(spaceKeys(spaceId).inboxSlots(inboxId), `sent:${day}`)) ?? 0);
-}
-
-/** The inbox object with its live figures: next departure and today's sends. */
-export async function liveInboxView(rt: Runtime, plan: string, spaceId: string, inbox: StoredInbox): Promise<InboxView> {
-  const keys = spaceKeys(spaceId);
-  const now = rt.clock.now();
-  const [head, sent] = await Promise.all([
-    rt.redis.zrange(keys.inboxQueue(inbox.id), '0', '0', 'WITHSCORES'),
-    sentToday(rt, spaceId, inbox.id, parisDay(now)),
-  ]);
-  return inboxView(rt.config, plan, inbox, now, { next: head[1] ? Number(head[1]) : null, sentToday: sent });
-}
-
-export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number, live: InboxLive): InboxView {
-  const dailyMax = planOf(config, plan).daily_max;
-  const steps = warmup(Date.parse(inbox.created_at), nowMs, dailyMax);
-  const sentToday = live.sentToday;
-  return {
-    id: inbox.id,
-    address: inbox.address,
-    display_name: inbox.display_name,
-    drafts: Number(inbox.drafts ?? 0),
-    queued: Number(inbox.queued ?? 0),
-    next_send_at: live.next ? iso(live.next) : null,
-    quota: { daily_quota: steps.step, daily_max: dailyMax, sent_today: sentToday, remaining_today: Math.max(0, steps.step - sentToday) },
-    send_window: describeSendWindow(config.sendWindow),
-    shared: inbox.shared === '1',
-    status: inbox.status,
-    status_changed_at: inbox.status_changed_at || null,
-    status_reason: inbox.status_reason || null,
-    suspension: inbox.status === 'suspended' ? { review: inbox.review, requested_at: inbox.review_requested_at || null } : null,
-    warmup: steps,
-  };
 }
 
 /**

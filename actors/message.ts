@@ -17,50 +17,11 @@ import { wakeInbox } from '../src/redis/queues.js';
 import { readClaim } from './claims.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent } from './events.js';
-import { inboxView, liveInboxView, readInbox, type InboxView, type StoredInbox } from './inbox.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView, type StoredThread, type ThreadView } from './thread.js';
 import type { AddressClaim } from './claims.js';
-import { readMessage } from './waiting.js';
-
-export type MessageStatus = 'draft' | 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'rejected' | 'cancelled' | 'received';
-
-/** The message hash, as stored (strings; '' for none). */
-export interface StoredMessage {
-  id: string;
-  thread_id: string;
-  inbox_id: string;
-  direction: 'outbound' | 'inbound';
-  from: string;
-  from_name: string;
-  to: string;
-  to_name: string;
-  reply_to: string;
-  subject: string;
-  text: string;
-  html: string;
-  metadata: string;
-  auto_reply: '0' | '1';
-  status: MessageStatus;
-  status_code: string;
-  revision: string;
-  created_at: string;
-  sent_at: string;
-  received_at: string;
-  send_after: string;
-  slot: string;
-  any_time: '0' | '1';
-  test: '0' | '1';
-  key_id: string;
-  message_id_header: string;
-  in_reply_to: string;
-  references: string;
-  attempts: string;
-  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts and attachment metadata, JSON. */
-  auth_results?: string;
-  attachments?: string;
-}
+import { inboxView, liveInboxView, readInbox, readMessage, type InboxView, type MessageStatus, type StoredInbox, type StoredMessage } from './records.js';
 
 /** The message object of interface.md part 2, plus the send's metadata as given. */
 export interface MessageView {
@@ -363,8 +324,6 @@ async function threadReferences(rt: Runtime, spaceId: string, threadId: string):
   for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');
   return (await execAll<string | null>(pipeline)).filter((header): header is string => Boolean(header));
 }
-
-export { readMessage };
 
 /** A message the calling key may see; others are `not_found`. */
 export async function visibleMessage(rt: Runtime, access: Access, messageId: string): Promise<StoredMessage> {

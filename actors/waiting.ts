@@ -1,7 +1,7 @@
 /**
  * Messages that wait to leave (drafts and queued messages): cancelling them, for cancel_message and for
  * delete_inbox, and what the draft behaviours of actors/draft.ts share. Apart from actors/message.ts
- * because the Inbox actor cancels an inbox's messages and message.ts reads inboxes: no import cycle.
+ * because the Inbox actor cancels an inbox's messages; the records both read are in actors/records.ts.
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
@@ -9,7 +9,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
-import type { StoredMessage } from './message.js';
+import { readMessage, type StoredMessage } from './records.js';
 
 /** The objects a message's journal line touches. */
 export const messageRefs = (message: StoredMessage): JournalRefs => ({
@@ -44,11 +44,6 @@ export async function untilFresh<T extends object>(
     current = again;
   }
   throw new MailboxError('internal');
-}
-
-export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
-  const fields = await rt.redis.hgetall(spaceKeys(spaceId).message(messageId));
-  return fields.id ? (fields as unknown as StoredMessage) : null;
 }
 
 /** Draft or queued -> cancelled; anything else is `not_cancellable`. Returns the message's fields after. */

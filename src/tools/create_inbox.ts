@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sendingDomainFor } from '../../actors/domain.js';
-import { createInbox, inboxView } from '../../actors/inbox.js';
+import { createInbox } from '../../actors/inbox.js';
+import { inboxView } from '../../actors/records.js';
 import { MailboxError } from '../errors.js';
 import { checkUsername, normaliseDomain } from '../domains/names.js';
 import { carriesSecret } from '../secrets.js';

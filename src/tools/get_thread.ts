@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { messageView, type StoredMessage } from '../../actors/message.js';
+import { messageView } from '../../actors/message.js';
+import type { StoredMessage } from '../../actors/records.js';
 import { threadView, visibleThread } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { spaceKeys } from '../redis/keys.js';

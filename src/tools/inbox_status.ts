@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BREAKER, breakerFigures } from '../../actors/breaker.js';
-import { liveInboxView, visibleInbox } from '../../actors/inbox.js';
+import { visibleInbox } from '../../actors/inbox.js';
+import { liveInboxView } from '../../actors/records.js';
 import { quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Id, InboxSchema, Input, Output } from './schemas.js';

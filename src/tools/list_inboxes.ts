@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { liveInboxView, listLiveInboxes } from '../../actors/inbox.js';
+import { listLiveInboxes } from '../../actors/inbox.js';
+import { liveInboxView } from '../../actors/records.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { liveInboxView, requestInboxReview } from '../../actors/inbox.js';
+import { requestInboxReview } from '../../actors/inbox.js';
+import { liveInboxView } from '../../actors/records.js';
 import { MailboxError } from '../errors.js';
 import { carriesSecret } from '../secrets.js';
 import { parisMoment, quote } from '../texts.js';

@@ -1,0 +1,147 @@
+/**
+ * The stored records that several actors read, and their readers: a message's and an inbox's hash as
+ * stored, and the inbox object shown from it. A leaf of the actors (it imports none), so the Inbox,
+ * Message and waiting-message modules share them without importing each other.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
+import { planOf, type Config } from '../src/config.js';
+import { describeSendWindow } from '../src/sending/window.js';
+import { warmup, type Warmup } from '../src/sending/warmup.js';
+import { parisDay } from '../src/texts.js';
+
+export type MessageStatus = 'draft' | 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'rejected' | 'cancelled' | 'received';
+
+/** The message hash, as stored (strings; '' for none). */
+export interface StoredMessage {
+  id: string;
+  thread_id: string;
+  inbox_id: string;
+  direction: 'outbound' | 'inbound';
+  from: string;
+  from_name: string;
+  to: string;
+  to_name: string;
+  reply_to: string;
+  subject: string;
+  text: string;
+  html: string;
+  metadata: string;
+  auto_reply: '0' | '1';
+  status: MessageStatus;
+  status_code: string;
+  revision: string;
+  created_at: string;
+  sent_at: string;
+  received_at: string;
+  send_after: string;
+  slot: string;
+  any_time: '0' | '1';
+  test: '0' | '1';
+  key_id: string;
+  message_id_header: string;
+  in_reply_to: string;
+  references: string;
+  attempts: string;
+  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts and attachment metadata, JSON. */
+  auth_results?: string;
+  attachments?: string;
+}
+
+export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
+  const fields = await rt.redis.hgetall(spaceKeys(spaceId).message(messageId));
+  return fields.id ? (fields as unknown as StoredMessage) : null;
+}
+
+export type InboxStatus = 'active' | 'suspended' | 'deleted';
+
+/** The inbox hash, as stored (string fields; '' for none). */
+export interface StoredInbox {
+  id: string;
+  address: string;
+  username: string;
+  domain: string;
+  display_name: string;
+  shared: '1' | '0';
+  status: InboxStatus;
+  status_changed_at: string;
+  status_reason: string;
+  review: 'none' | 'requested';
+  review_requested_at: string;
+  review_message: string;
+  created_at: string;
+  created_by: string;
+  deleted_at: string;
+  /** The exact JSON of its address claim, so deletion can update that claim and nothing else. */
+  claim: string;
+  /** Counters kept by the message scripts: drafts awaiting approval, messages waiting to leave. */
+  drafts?: string;
+  queued?: string;
+}
+
+/** What an inbox object shows beyond its hash: the next departure and today's sends. */
+export interface InboxLive {
+  next: number | null;
+  sentToday: number;
+}
+
+/** The inbox object of interface.md part 2, field by field. */
+export interface InboxView {
+  id: string;
+  address: string;
+  display_name: string;
+  drafts: number;
+  queued: number;
+  next_send_at: string | null;
+  quota: { daily_quota: number; daily_max: number; sent_today: number; remaining_today: number };
+  send_window: string;
+  shared: boolean;
+  status: InboxStatus;
+  status_changed_at: string | null;
+  status_reason: string | null;
+  suspension: { review: 'none' | 'requested'; requested_at: string | null } | null;
+  warmup: Warmup;
+}
+
+export async function readInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<StoredInbox | null> {
+  const fields = await rt.redis.hgetall(spaceKeys(spaceId).inbox(inboxId));
+  return fields.id ? (fields as unknown as StoredInbox) : null;
+}
+
+export async function sentToday(rt: Runtime, spaceId: string, inboxId: string, day: string): Promise<number> {
+  return Number((await rt.redis.hget(spaceKeys(spaceId).inboxSlots(inboxId), `sent:${day}`)) ?? 0);
+}
+
+/** The inbox object with its live figures: next departure and today's sends. */
+export async function liveInboxView(rt: Runtime, plan: string, spaceId: string, inbox: StoredInbox): Promise<InboxView> {
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  const [head, sent] = await Promise.all([
+    rt.redis.zrange(keys.inboxQueue(inbox.id), '0', '0', 'WITHSCORES'),
+    sentToday(rt, spaceId, inbox.id, parisDay(now)),
+  ]);
+  return inboxView(rt.config, plan, inbox, now, { next: head[1] ? Number(head[1]) : null, sentToday: sent });
+}
+
+export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number, live: InboxLive): InboxView {
+  const dailyMax = planOf(config, plan).daily_max;
+  const steps = warmup(Date.parse(inbox.created_at), nowMs, dailyMax);
+  const sentToday = live.sentToday;
+  return {
+    id: inbox.id,
+    address: inbox.address,
+    display_name: inbox.display_name,
+    drafts: Number(inbox.drafts ?? 0),
+    queued: Number(inbox.queued ?? 0),
+    next_send_at: live.next ? iso(live.next) : null,
+    quota: { daily_quota: steps.step, daily_max: dailyMax, sent_today: sentToday, remaining_today: Math.max(0, steps.step - sentToday) },
+    send_window: describeSendWindow(config.sendWindow),
+    shared: inbox.shared === '1',
+    status: inbox.status,
+    status_changed_at: inbox.status_changed_at || null,
+    status_reason: inbox.status_reason || null,
+    suspension: inbox.status === 'suspended' ? { review: inbox.review, requested_at: inbox.review_requested_at || null } : null,
+    warmup: steps,
+  };
+}
