@@ -182,7 +182,7 @@ export async function resumeInbox(rt: Runtime, spaceId: string, inboxId: string)
   return (await readInbox(rt, spaceId, inboxId))!;
 }
 
-/** Finds an inbox's space from its address, through the address index (for the operator's CLI). */
+/** Finds an inbox's space from its address, through the address index (the operator's CLI, SMTP routing). */
 export async function spaceOfAddress(rt: Runtime, address: string): Promise<AddressClaim | null> {
   return (await readClaim<AddressClaim>(rt, globalKeys.address(address.trim().toLowerCase())))?.value ?? null;
 }

@@ -104,6 +104,16 @@ export interface InboxView {
   warmup: Warmup;
 }
 
+/** Whether a message of the space exists (a VERP return path names one of ours). */
+export async function messageExists(rt: Runtime, spaceId: string, messageId: string): Promise<boolean> {
+  return (await rt.redis.exists(spaceKeys(spaceId).message(messageId))) === 1;
+}
+
+/** A message's recipient, or null when the message does not exist. */
+export async function messageRecipient(rt: Runtime, spaceId: string, messageId: string): Promise<string | null> {
+  return rt.redis.hget(spaceKeys(spaceId).message(messageId), 'to');
+}
+
 export async function readInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<StoredInbox | null> {
   const fields = await rt.redis.hgetall(spaceKeys(spaceId).inbox(inboxId));
   return fields.id ? (fields as unknown as StoredInbox) : null;

@@ -263,6 +263,21 @@ async function runSetPlan(rt: Runtime, spaceId: string, args: string[], line: Pr
   return reply.applied;
 }
 
+/** The billing fields of the space as the provider last set them, and how many inboxes it has. */
+export async function readBilling(rt: Runtime, spaceId: string): Promise<{ status: string | null; periodEnd: string | null; inboxesUsed: number }> {
+  const keys = spaceKeys(spaceId);
+  const [[status, periodEnd], inboxesUsed] = await Promise.all([
+    rt.redis.hmget(keys.space, 'billing_status', 'current_period_end'),
+    rt.redis.zcard(keys.inboxes),
+  ]);
+  return { status: status ?? null, periodEnd: periodEnd ?? null, inboxesUsed };
+}
+
+/** How many messages a key sent on a Paris day (its daily cap's count, kept by message/createOutbound). */
+export async function keySentOn(rt: Runtime, spaceId: string, keyId: string, day: string): Promise<number> {
+  return Number((await rt.redis.hget(spaceKeys(spaceId).keySentOn(day), keyId)) ?? 0);
+}
+
 /** subscribe opened a Checkout Session at the provider: the journal says who asked, for which plan. */
 export async function journalCheckout(rt: Runtime, access: Access, plan: string): Promise<void> {
   const keys = spaceKeys(access.space.id);

@@ -7,6 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
+import type { StoredMessage } from './records.js';
 import { actorOf, type Access } from './space.js';
 
 /** The thread hash, as stored (strings). */
@@ -73,6 +74,27 @@ export async function visibleThread(rt: Runtime, access: Access, threadId: strin
     throw new MailboxError('not_found', null, { reason: "Ce fil n'existe pas pour cette clé." });
   }
   return fields;
+}
+
+/**
+ * A page of the thread's messages in order, after the message id `after`: one read of the ids (one
+ * more than the page, to know whether more follow), then the page's hashes in one pipeline. `last`
+ * is the page's last id, the next page's `after`.
+ */
+export async function threadMessages(
+  rt: Runtime,
+  spaceId: string,
+  threadId: string,
+  after: string | null,
+  limit: number,
+): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
+  const keys = spaceKeys(spaceId);
+  const ids = await rt.redis.zrangebylex(keys.threadMessages(threadId), after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1);
+  const page = ids.slice(0, limit);
+  const pipeline = rt.redis.pipeline();
+  for (const id of page) pipeline.hgetall(keys.message(id));
+  const stored = (await execAll<StoredMessage>(pipeline)).filter((m) => m.id);
+  return { stored, last: page[page.length - 1] ?? null, more: ids.length > limit };
 }
 
 export interface ThreadFilter {

@@ -7,6 +7,7 @@ import { authenticate } from '../../actors/space.js';
 import { receiveStripeEvent } from './stripe-webhook.js';
 import { asMailboxError, MailboxError } from '../errors.js';
 import { handleMcp } from './mcp-bridge.js';
+import { redisAnswers } from '../redis/connect.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
 import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, type IncomingRequest, type Reply } from './io.js';
@@ -69,12 +70,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
 
   app.get('/healthz', (res, req) => {
     handle(res, req, async () => {
-      try {
-        await rt.redis.ping();
-        return jsonReply(200, { status: 'ok' });
-      } catch {
-        return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': '5' });
-      }
+      if (await redisAnswers(rt.redis)) return jsonReply(200, { status: 'ok' });
+      return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': '5' });
     });
   });
 

@@ -53,3 +53,6 @@ function coalesceWrites(redis: Redis): Redis {
   });
   return redis;
 }
+
+/** Whether Redis answers a PING (the health check); false on any failure. */
+export const redisAnswers = (redis: RedisClient): Promise<boolean> => redis.ping().then(() => true, () => false);

@@ -4,8 +4,8 @@
  * `active`), a VERP return path of one of our messages (bounces and complaints), or an unsubscribe
  * mailto address. Anything else is refused.
  */
-import { readClaim, type AddressClaim } from '../../actors/claims.js';
-import { globalKeys, spaceKeys } from '../redis/keys.js';
+import { spaceOfAddress } from '../../actors/inbox.js';
+import { messageExists, messageRecipient } from '../../actors/records.js';
 import { parseVerp } from '../delivery/mime.js';
 import { asciiDomain } from '../domains/names.js';
 import { verifyUnsubscribeMailto, verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
@@ -23,8 +23,7 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
   const lower = address.toLowerCase();
   const verp = parseVerp(lower);
   if (verp) {
-    const exists = await rt.redis.exists(spaceKeys(verp.spaceId).message(verp.messageId));
-    return exists ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId } : null;
+    return (await messageExists(rt, verp.spaceId, verp.messageId)) ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId } : null;
   }
   const unsubscribe = UNSUBSCRIBE.exec(address);
   if (unsubscribe) {
@@ -32,7 +31,7 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
     if (!rt.config.masterKey) return null;
     const named = verifyUnsubscribeMailto(rt, unsubscribe[1]!);
     if (named) {
-      const recipient = await rt.redis.hget(spaceKeys(named.spaceId).message(named.messageId), 'to');
+      const recipient = await messageRecipient(rt, named.spaceId, named.messageId);
       return recipient ? { kind: 'unsubscribe', target: { ...named, recipient: recipient.toLowerCase() } } : null;
     }
     // The first form, in mail sent before the short one: a case-sensitive token (base64url), read
@@ -43,7 +42,7 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
   // Domains are stored in punycode; with SMTPUTF8 a sender may name one in Unicode.
   const at = lower.lastIndexOf('@');
   const stored = `${lower.slice(0, at)}@${asciiDomain(lower.slice(at + 1))}`;
-  const claim = await readClaim<AddressClaim>(rt, globalKeys.address(stored));
-  if (!claim || claim.value.state !== 'active') return null;
-  return { kind: 'inbox', address: stored, space_id: claim.value.space_id, inbox_id: claim.value.inbox_id };
+  const claim = await spaceOfAddress(rt, stored);
+  if (!claim || claim.state !== 'active') return null;
+  return { kind: 'inbox', address: stored, space_id: claim.space_id, inbox_id: claim.inbox_id };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { readBilling } from '../../actors/space.js';
 import { planOf } from '../config.js';
 import { iso } from '../clock.js';
-import { spaceKeys } from '../redis/keys.js';
 import { defineTool } from './registry.js';
 import { Input, IsoDate, Nullable, Output } from './schemas.js';
 
@@ -25,11 +25,7 @@ export default defineTool({
   verifiedRequired: false,
   effect: 'read-only',
   async handler({ rt, access }) {
-    const keys = spaceKeys(access.space.id);
-    const [[status, periodEnd], used] = await Promise.all([
-      rt.redis.hmget(keys.space, 'billing_status', 'current_period_end'),
-      rt.redis.zcard(keys.inboxes),
-    ]);
+    const { status, periodEnd, inboxesUsed: used } = await readBilling(rt, access.space.id);
     const plan = access.space.plan;
     // A plan given at creation (--plan) has no billing record: it is in force. Without plan, a
     // subscription that ended says so.

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { spaceKeys } from '../redis/keys.js';
+import { keySentOn } from '../../actors/space.js';
 import { describeSendWindow } from '../sending/window.js';
 import { maskEmail, parisDay, permissionList, quote } from '../texts.js';
 import { defineTool } from './registry.js';
@@ -46,7 +46,7 @@ export default defineTool({
   effect: 'read-only',
   async handler({ rt, access }) {
     const { space, key } = access;
-    const sent = await rt.redis.hget(spaceKeys(space.id).keySentOn(parisDay(rt.clock.now())), key.id);
+    const sent = await keySentOn(rt, space.id, key.id, parisDay(rt.clock.now()));
     return {
       space: {
         id: space.id,
@@ -65,7 +65,7 @@ export default defineTool({
         permissions: key.permissions,
         inbox_ids: key.inbox_ids,
         daily_cap: key.daily_cap,
-        sent_today: Number(sent ?? 0),
+        sent_today: sent,
       },
       limits: { ...rt.config.limits },
       mcp_url: `${rt.config.baseUrl}/mcp`,

@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { messageView } from '../../actors/message.js';
-import type { StoredMessage } from '../../actors/records.js';
-import { threadView, visibleThread } from '../../actors/thread.js';
+import { threadMessages, threadView, visibleThread } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { spaceKeys } from '../redis/keys.js';
-import { execAll } from '../redis/pipeline.js';
 import { replyText } from '../mail/content.js';
 import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
@@ -39,14 +36,9 @@ export default defineTool({
   effect: 'read-only',
   async handler({ rt, access }, input) {
     const thread = await visibleThread(rt, access, input.thread_id);
-    const keys = spaceKeys(access.space.id);
     const scope = `${access.space.id}|get_thread|${thread.id}`;
     const after = input.cursor ? decodeCursor(input.cursor, scope) : null;
-    const ids = await rt.redis.zrangebylex(keys.threadMessages(thread.id), after ? `(${after}` : '-', '+', 'LIMIT', 0, THREAD_PAGE + 1);
-    const page = ids.slice(0, THREAD_PAGE);
-    const pipeline = rt.redis.pipeline();
-    for (const id of page) pipeline.hgetall(keys.message(id));
-    const stored = (await execAll<StoredMessage>(pipeline)).filter((m) => m.id);
+    const { stored, last, more } = await threadMessages(rt, access.space.id, thread.id, after, THREAD_PAGE);
     let left = BODY_BUDGET_BYTES;
     let truncated = false;
     const messages = stored.map((message) => {
@@ -63,7 +55,7 @@ export default defineTool({
     });
     return {
       messages,
-      next_cursor: ids.length > THREAD_PAGE ? encodeCursor(scope, page[page.length - 1]!) : null,
+      next_cursor: more ? encodeCursor(scope, last!) : null,
       thread: threadView(thread),
       truncated,
     };
