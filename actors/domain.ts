@@ -3,7 +3,7 @@
  * (inboxes can live on it), `suspended` when a required record disappears, back to `verified` when it
  * is restored. Its fields are a hash under the space's tag, by name; the space that first proves
  * ownership holds the global domain claim (actors/claims.ts). DNS queries run here, before the
- * script that records their outcome; rechecks are BullMQ job schedulers (src/queues.ts).
+ * script that records their outcome; rechecks are BullMQ job schedulers (src/redis/queues.ts).
  */
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';

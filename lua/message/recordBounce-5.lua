@@ -7,7 +7,7 @@
   KEYS[3] events        stream of the space's events
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  sorted set "<ref> <line id>"
-  ARGV[1] status code (src/delivery/codes.ts)
+  ARGV[1] status code (src/mail/delivery-codes.ts)
   ARGV[2] '1' for a hard bounce (5.x.x), '0' otherwise
   ARGV[3] Paris day of now (YYYY-MM-DD)
   ARGV[4] journal line id

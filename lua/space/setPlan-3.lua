@@ -1,6 +1,6 @@
 --[[
   Sets the space's plan: by hand (the operator's CLI), or as the payment provider reports its
-  subscription (src/billing/stripe-webhook.ts). The plan, its billing status and paid period, with a
+  subscription (src/http/stripe-webhook.ts). The plan, its billing status and paid period, with a
   journal line. A provider's event older than the last one applied, or the same one again (the
   provider retries), changes nothing: events may arrive out of order.
   KEYS[1] space         hash of the space's fields

@@ -1,5 +1,5 @@
 --[[
-  Wakes the webhook delivery of a space that just appended events (src/webhooks/wake.ts). Held by a
+  Wakes the webhook delivery of a space that just appended events (actors/webhook-index.ts). Held by a
   worker: marked dirty, so settling it does not drop the new events. Otherwise due now when absent; a
   space waiting for a retry keeps its time, unless `now` is asked (a new declaration: its first event
   goes at once).
