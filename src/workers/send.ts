@@ -2,8 +2,8 @@
  * The delivery worker. A BullMQ job wakes it for one inbox when that inbox's next departure is due;
  * it takes the message through the delivery actor (actors/delivery.ts, which re-checks everything in
  * lua/message/takeDue), builds the mail and hands it to the transport, and reports the outcome to the
- * actor. A sweeper is the safety net: it reclaims messages whose delivery lease expired and wakes
- * inboxes whose wake-up job was lost.
+ * actor. A sweeper is the safety net, run at start and then every 30 s: it reclaims messages whose
+ * delivery lease expired and wakes inboxes whose wake-up job was lost.
  *
  * Guarantee (docs/operations.md): a queued message is never lost; it is sent at most once, except when
  * a worker dies after the peer's 250 and before the outcome is written, in which case it is sent again
@@ -90,7 +90,7 @@ export interface SendWorker {
   close(): Promise<void>;
 }
 
-/** The `worker` role's delivery part: BullMQ wake-ups, and the sweeper every 30 s. */
+/** The `worker` role's delivery part: BullMQ wake-ups, and the sweeper at start then every 30 s. */
 export function startSendWorker(rt: Runtime, options: { concurrency?: number; sweepMs?: number } = {}): SendWorker {
   const transport = transportFor(rt);
   const connection = blockingConnection(rt.redis);
@@ -103,17 +103,19 @@ export function startSendWorker(rt: Runtime, options: { concurrency?: number; sw
     { connection, prefix: QUEUE_PREFIX.send, concurrency: options.concurrency ?? 8 },
   );
   worker.on('failed', (job, error) => rt.log.error('delivery job failed', { job: job?.id, error: error.message }));
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    sweep(rt, transport)
+  let sweeping: Promise<void> | null = null;
+  const sweepNow = (): void => {
+    sweeping ??= sweep(rt, transport)
       .catch((error: Error) => rt.log.error('sweep failed', { error: error.message }))
-      .finally(() => (sweeping = false));
-  }, options.sweepMs ?? 30_000);
+      .finally(() => (sweeping = null));
+  };
+  // A restarted worker takes what fell due while none ran at once, not one interval later.
+  sweepNow();
+  const timer = setInterval(sweepNow, options.sweepMs ?? 30_000);
   return {
     async close() {
       clearInterval(timer);
+      await sweeping;
       await worker.close();
       connection.disconnect();
     },
