@@ -109,7 +109,8 @@ export function startSendWorker(rt: Runtime, options: { concurrency?: number; sw
       .catch((error: Error) => rt.log.error('sweep failed', { error: error.message }))
       .finally(() => (sweeping = null));
   };
-  // A restarted worker takes what fell due while none ran at once, not one interval later.
+  // At start too, not one interval later: a restarted worker takes at once what fell due, or whose
+  // lease expired, while no worker ran.
   sweepNow();
   const timer = setInterval(sweepNow, options.sweepMs ?? 30_000);
   return {
