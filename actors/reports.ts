@@ -83,7 +83,7 @@ export async function recordBounce(rt: Runtime, spaceId: string, messageId: stri
 
 /**
  * What follows a hard bounce, whether a DSN reported it or the recipient's server refused at RCPT
- * (src/workers/send.ts, which counted it already): a dead address is marked for every space and
+ * (actors/delivery.ts, which counted it already): a dead address is marked for every space and
  * suppressed in this one, then the inbox is judged.
  */
 export async function afterHardBounce(rt: Runtime, spaceId: string, messageId: string, code: DeliveryCode): Promise<void> {

@@ -1,8 +1,11 @@
 /**
- * What the delivery layer is given and what it answers. The queue (actors/message.ts, the send worker)
+ * What the delivery layer is given and what it answers. The queue (actors/delivery.ts, the send worker)
  * decides when a message leaves; this layer only builds and hands over the MIME message.
  */
-import type { DeliveryCode } from '../mail/delivery-codes.js';
+import type { DeliveryResult } from '../../actors/delivery.js';
+
+/** The outcome of one attempt: the delivery actor's input, so it owns the shape. */
+export type { DeliveryResult };
 
 export interface Mailbox {
   address: string;
@@ -44,14 +47,6 @@ export interface OutgoingMail {
   /** Free headers of ours (X-...). */
   headers?: Record<string, string>;
 }
-
-/**
- * The outcome of one attempt. `permanent` failures are not retried; temporary ones are. `code` is one of
- * DELIVERY_CODES (src/mail/delivery-codes.ts); `response` is the server's reply (or the network error) as is.
- */
-export type DeliveryResult =
-  | { ok: true; response: string }
-  | { ok: false; permanent: boolean; code: DeliveryCode; response: string };
 
 export interface Transport {
   readonly kind: 'outbox' | 'smtp' | 'direct';

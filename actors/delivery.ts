@@ -1,0 +1,174 @@
+/**
+ * Delivery, the Message actor's departures: taking the inbox's next due message under a lease
+ * (lua/message/takeDue), recording what an attempt ended in with its events and journal line
+ * (lua/message/finishDelivery), and putting back messages whose lease expired (lua/message/reclaim).
+ * The delivery worker (src/workers/send.ts) only takes, builds and hands the mail to a transport, and
+ * reports here; it reads nothing from Redis itself.
+ */
+import { Cluster } from 'ioredis';
+import { iso } from '../src/clock.js';
+import type { DeliveryCode } from '../src/mail/delivery-codes.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import type { Runtime } from '../src/runtime.js';
+import { RETRY_DELAYS_MS } from '../src/sending/retries.js';
+import { openIntervals } from '../src/sending/window.js';
+import { parisDay } from '../src/texts.js';
+import { deadAddress } from './dead-addresses.js';
+import { prepareEvent, type EventType } from './events.js';
+import { readInbox, type StoredInbox, type StoredMessage } from './records.js';
+import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
+import { afterHardBounce } from './reports.js';
+
+/** How long a worker holds a message it is delivering before another may take it again. */
+export const LEASE_MS = 5 * 60_000;
+/** A suspended inbox or unverified domain is looked at again this much later. */
+const HOLD_MS = 3600_000;
+
+/**
+ * The outcome of one attempt, as a transport reports it (src/delivery/types.ts). `permanent` failures
+ * are not retried; temporary ones are. `code` is one of DELIVERY_CODES (src/mail/delivery-codes.ts);
+ * `response` is the server's reply (or the network error) as is.
+ */
+export type DeliveryResult =
+  | { ok: true; response: string }
+  | { ok: false; permanent: boolean; code: DeliveryCode; response: string };
+
+/** A message taken for delivery, leased to the taker until it reports. */
+export interface Departure {
+  message: StoredMessage;
+  inbox: StoredInbox;
+  attempt: number;
+  /** The suppression entry's reason when the recipient went on the space's list since it was queued. */
+  suppressed?: string;
+}
+
+/**
+ * What a take found: a departure; the time to look again (not due, window closed, inbox held);
+ * `skipped` when the head changed or its inbox is gone (look at the next one); `empty` queue.
+ */
+export type Take = { departure: Departure } | { wait: number } | { skipped: true } | { empty: true };
+
+type TakeReply = { taken: StoredMessage; attempt: number; suppressed?: string } | { wait: number } | { moved: true } | { dropped: true };
+
+/** The window's state now: open, or when it opens next. */
+function windowAt(rt: Runtime, now: number): { open: boolean; next: number } {
+  const [first] = openIntervals(rt.config.sendWindow, now, 15);
+  if (!first) return { open: false, next: now + HOLD_MS };
+  return { open: first.start <= now, next: first.start };
+}
+
+/** Takes the inbox's next queued message if it may leave now (lua/message/takeDue re-checks it all). */
+export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Promise<Take> {
+  const keys = spaceKeys(spaceId);
+  const [head] = await rt.redis.zrange(keys.inboxQueue(inboxId), '0', '0');
+  if (!head) return { empty: true };
+  const inbox = await readInbox(rt, spaceId, inboxId);
+  if (!inbox) return { empty: true };
+  const now = rt.clock.now();
+  const window = windowAt(rt, now);
+  const reply = await rt.scripts.run<TakeReply>(
+    'message/takeDue',
+    [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions],
+    [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS],
+  );
+  if ('wait' in reply) return reply;
+  if (!('taken' in reply)) return { skipped: true };
+  return { departure: { message: reply.taken, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
+}
+
+/**
+ * Why the taken message must not leave: its recipient went on the space's suppression list (the take
+ * read it), or became dead platform-wide (a hard bounce in any space) since it was queued; else null.
+ * A test send skips both, as when it was created.
+ */
+export async function refusal(rt: Runtime, departure: Departure): Promise<DeliveryResult | null> {
+  const refused = (why: string): DeliveryResult => ({ ok: false, permanent: true, code: 'recipient_suppressed', response: `not sent: ${why}` });
+  if (departure.suppressed) return refused(`the recipient is on the space's suppression list (${departure.suppressed})`);
+  if (departure.message.test === '1' || !(await deadAddress(rt, departure.message.to))) return null;
+  return refused('the address is dead: a hard bounce reported it unknown');
+}
+
+/** Whether the correspondent of the message's thread ever wrote to us (then no unsubscribe footer). */
+export async function correspondentWrote(rt: Runtime, spaceId: string, message: StoredMessage): Promise<boolean> {
+  return (await rt.redis.hget(spaceKeys(spaceId).thread(message.thread_id), 'correspondent_wrote')) === '1';
+}
+
+/** What an attempt ended in; `retry` waits for the next attempt. */
+type Outcome = 'sent' | 'delivered' | 'failed' | 'rejected' | 'retry';
+
+const EVENTS: Record<Outcome, EventType[]> = {
+  sent: ['mail.message.sent'],
+  delivered: ['mail.message.sent', 'mail.message.delivered'],
+  failed: ['mail.message.failed'],
+  rejected: ['mail.message.rejected'],
+  retry: [],
+};
+
+/** The outcome of an attempt as the message's next state; a peer that is the recipient's own server (`direct`) delivered it. */
+function outcomeOf(result: DeliveryResult, attempt: number, direct: boolean): { outcome: Outcome; code: string } {
+  if (result.ok) return { outcome: direct ? 'delivered' : 'sent', code: '' };
+  if (result.permanent) return { outcome: 'rejected', code: result.code };
+  return { outcome: attempt > RETRY_DELAYS_MS.length ? 'failed' : 'retry', code: result.code };
+}
+
+/**
+ * Records what the departure's attempt ended in, with its events and journal line. A late report of a
+ * worker whose lease expired writes nothing (the script finds the attempt stale).
+ */
+export async function finishDelivery(rt: Runtime, spaceId: string, departure: Departure, result: DeliveryResult, direct: boolean): Promise<void> {
+  const { message, attempt } = departure;
+  const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
+  const { outcome, code } = outcomeOf(result, attempt, direct);
+  const subject = { person: { email: message.to, name: message.to_name || null }, refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id } };
+  const data = { message_id: message.id, thread_id: message.thread_id, inbox_id: message.inbox_id, to: message.to, status_code: code || null, response: result.response.slice(0, 500), metadata: message.metadata ? JSON.parse(message.metadata) : null };
+  const events = EVENTS[outcome].map((type) => prepareEvent(rt, spaceId, type, subject, data));
+  const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to };
+  const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
+  await rt.scripts.run(
+    'message/finishDelivery',
+    [keys.message(message.id), keys.sending, keys.inbox(message.inbox_id), keys.inboxQueue(message.inbox_id), keys.queue, keys.inboxSlots(message.inbox_id), keys.events, keys.journal, keys.journalIndex],
+    [message.id, attempt, outcome, code, iso(now), now + (RETRY_DELAYS_MS[attempt - 1] ?? 0), parisDay(now), JSON.stringify(events), ...(line ? lineArgs(line) : ['', '', '[]'])],
+  );
+  // A recipient refused as unknown at RCPT is a hard bounce like a DSN's (actors/reports.ts).
+  if (outcome === 'rejected' && code === 'recipient_unknown') await afterHardBounce(rt, spaceId, message.id, code);
+}
+
+/** Puts back in the queue the space's messages whose lease expired by `now` (their worker died or hung). */
+export async function reclaim(rt: Runtime, spaceId: string, now: number): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  for (const id of await rt.redis.zrangebyscore(keys.sending, '-inf', now)) {
+    const inboxId = await rt.redis.hget(keys.message(id), 'inbox_id');
+    if (!inboxId) continue;
+    await rt.scripts.run('message/reclaim', [keys.message(id), keys.sending, keys.inbox(inboxId), keys.inboxQueue(inboxId), keys.queue], [id, now]);
+  }
+}
+
+/** The space's inboxes with a departure due by `now` (of its first 500 due messages). */
+export async function inboxesDue(rt: Runtime, spaceId: string, now: number): Promise<string[]> {
+  const keys = spaceKeys(spaceId);
+  const inboxes = new Set<string>();
+  for (const id of await rt.redis.zrangebyscore(keys.queue, '-inf', now, 'LIMIT', 0, 500)) {
+    const inboxId = await rt.redis.hget(keys.message(id), 'inbox_id');
+    if (inboxId) inboxes.add(inboxId);
+  }
+  return [...inboxes];
+}
+
+/** Spaces holding queued or in-flight messages, found by key pattern on every primary. */
+export async function spacesWithQueues(rt: Runtime): Promise<string[]> {
+  const nodes = rt.redis instanceof Cluster ? rt.redis.nodes('master') : [rt.redis];
+  const anySpace = spaceKeys('spc_*');
+  const spaces = new Set<string>();
+  for (const node of nodes) {
+    for (const pattern of [anySpace.queue, anySpace.sending]) {
+      let cursor = '0';
+      do {
+        const [next, found] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        for (const key of found) spaces.add(key.slice(key.indexOf('{') + 1, key.indexOf('}')));
+      } while (cursor !== '0');
+    }
+  }
+  return [...spaces];
+}
