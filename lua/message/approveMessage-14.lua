@@ -19,7 +19,7 @@
   KEYS[13] journal         hash line id -> line JSON
   KEYS[14] journalIndex    sorted set "<ref> <line id>"
   ARGV[1] request JSON: revision (the one approved), today (Paris day), third_party, to_domain ('@domain'), intervals and
-          reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/reserveSlot.lua), earliest, spacing_ms
+          reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/findSlot.lua), earliest, spacing_ms
   ARGV[2] journal line id
   ARGV[3] journal line JSON (draft.approved)
   ARGV[4] journal refs JSON array
@@ -35,6 +35,7 @@
 --- @include "senderRefusal"
 --- @include "suppressionRefusal"
 --- @include "leaveWaiting"
+--- @include "findSlot"
 --- @include "enterQueue"
 --- @include "inboxFigures"
 --- @include "appendJournal"

@@ -38,7 +38,7 @@
   ARGV[18] spacing (ms)       ARGV[19] earliest departure (ms)
   ARGV[20] next Paris midnight (ms)                        ARGV[21] loop guard: most messages
   ARGV[22] loop guard window (ms)                          ARGV[23] dry run (1|0)
-  ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/reserveSlot.lua)
+  ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
   ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
   ARGV[30] n = number of message field/value pairs; ARGV[31 .. 30+2n] the message's fields and values
@@ -55,6 +55,7 @@
 --- @include "refuse"
 --- @include "senderRefusal"
 --- @include "suppressionRefusal"
+--- @include "findSlot"
 --- @include "enterQueue"
 --- @include "inboxFigures"
 --- @include "appendJournal"

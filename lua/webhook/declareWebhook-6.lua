@@ -25,7 +25,8 @@
   Events: webhook.test (webhook only); journal line webhook.declared.
 ]]
 --- @include "refuse"
---- @include "rollingLimit"
+--- @include "spaceRateLimited"
+--- @include "spendRollingLimit"
 --- @include "appendJournal"
 --- @include "appendEvent"
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end

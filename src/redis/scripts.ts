@@ -28,7 +28,7 @@ const INCLUDE = /^--- @include "([A-Za-z0-9_]+)"\s*$/;
 const KEY_LINE = /^\s*KEYS\[(\d+)\]\s+([A-Za-z][A-Za-z0-9]*)/;
 const FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
 
-/** A file and line in messages: `lua/message/x-1.lua:12`. */
+/** A file and line in messages, from the lua dir: `lua/<actor>/<file>.lua:<line>`. */
 const place = (dir: string, path: string, line: number): string => `${join(basename(dir), relative(dir, path))}:${line}`;
 
 /**
