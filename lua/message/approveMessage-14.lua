@@ -33,6 +33,7 @@
 --- @include "refuse"
 --- @include "hashToTable"
 --- @include "senderRefusal"
+--- @include "planRefusal"
 --- @include "suppressionRefusal"
 --- @include "leaveWaiting"
 --- @include "findSlot"
@@ -47,12 +48,9 @@ if message.status ~= 'draft' then return refuse('not_draft') end
 if message.revision ~= req.revision then return refuse('revision_mismatch', { revision = message.revision }) end
 
 local refusal = senderRefusal(hashToTable(KEYS[2]), KEYS[3])
+  or (req.third_party and planRefusal(KEYS[1]))
+  or (message.test ~= '1' and suppressionRefusal(KEYS[11], message.to, req.to_domain))
 if refusal then return refusal end
-if req.third_party and (redis.call('HGET', KEYS[1], 'plan') or 'none') == 'none' then return refuse('payment_required') end
-if message.test ~= '1' then
-  refusal = suppressionRefusal(KEYS[11], message.to, req.to_domain)
-  if refusal then return refusal end
-end
 
 local answering = redis.call('HGET', KEYS[5], 'correspondent_wrote') == '1'
 local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms)
