@@ -150,7 +150,52 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
   const threadId = found?.threadId ?? rt.ids.next('thread');
   const replied = found !== null && !mail.automatic;
   const type = replied ? 'mail.thread.replied' : 'mail.message.received';
-  const message: Partial<StoredMessage> & { auth_results: string; attachments: string } = {
+  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId };
+  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact: mail.from }, {
+    from: mail.from,
+    subject: mail.subject,
+    auto_reply: mail.automatic,
+  });
+  const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
+  const event = prepareEvent(rt, spaceId, type, { person: { email: mail.from, name: mail.from_name || null }, refs }, {
+    message_id: messageId,
+    thread_id: threadId,
+    inbox_id: inbox.id,
+    from: mail.from,
+    from_name: mail.from_name || null,
+    to: inbox.address,
+    subject: mail.subject,
+    text: mail.text.slice(0, EVENT_TEXT_MAX),
+    reply_text: replyText(mail.text).slice(0, EVENT_TEXT_MAX),
+    has_html: Boolean(mail.html),
+    auto_reply: mail.automatic,
+    received_at: nowIso,
+    authentication: mail.auth_results,
+    attachments: mail.attachments,
+    answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
+    metadata: answered?.metadata ?? null,
+  });
+  const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, nowIso)).flat();
+  const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
+    'message/receiveInbound',
+    {
+      inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
+      threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
+      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook,
+    },
+    [
+      now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
+      mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', mail.from, ...lineArgs(line), event,
+      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, nowIso)).flat(),
+    ],
+  );
+  if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
+  return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };
+}
+
+/** The stored fields of a received message. */
+function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, nowIso: string) {
+  return {
     id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
@@ -177,10 +222,14 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     references: JSON.stringify(mail.references),
     auth_results: JSON.stringify(mail.auth_results),
     attachments: JSON.stringify(mail.attachments),
-  };
-  const thread: Partial<StoredThread> = {
+  } satisfies Partial<StoredMessage> & { auth_results: string; attachments: string };
+}
+
+/** The fields of the thread a received message starts (written only when the thread is new). */
+function inboundThread(threadId: string, inboxId: string, mail: InboundMail, nowIso: string) {
+  return {
     id: threadId,
-    inbox_id: inbox.id,
+    inbox_id: inboxId,
     subject: mail.subject,
     contact: mail.from,
     contact_name: mail.from_name,
@@ -193,50 +242,5 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     campaign_id: '',
     created_at: nowIso,
     correspondent_wrote: '0',
-  };
-  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId };
-  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact: mail.from }, {
-    from: mail.from,
-    subject: mail.subject,
-    auto_reply: mail.automatic,
-  });
-  const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
-  const event = prepareEvent(rt, spaceId, type, { person: { email: mail.from, name: mail.from_name || null }, refs }, {
-    message_id: messageId,
-    thread_id: threadId,
-    inbox_id: inbox.id,
-    from: mail.from,
-    from_name: mail.from_name || null,
-    to: inbox.address,
-    subject: mail.subject,
-    text: mail.text.slice(0, EVENT_TEXT_MAX),
-    reply_text: replyText(mail.text).slice(0, EVENT_TEXT_MAX),
-    has_html: Boolean(mail.html),
-    auto_reply: mail.automatic,
-    received_at: nowIso,
-    authentication: mail.auth_results,
-    attachments: mail.attachments,
-    answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
-    metadata: answered?.metadata ?? null,
-  });
-  const request = {
-    now,
-    now_iso: nowIso,
-    message_id: messageId,
-    thread_id: threadId,
-    new_thread: found === null,
-    automatic: mail.automatic,
-    dedupe: mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '',
-    contact: mail.from,
-  };
-  const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
-    'message/receiveInbound',
-    [
-      keys.inbox(inbox.id), keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId),
-      keys.threads, keys.messageIds, keys.inboxContacts(inbox.id), keys.events, keys.journal, keys.journalIndex, keys.webhook,
-    ],
-    [JSON.stringify(request), JSON.stringify(thread), ...lineArgs(line), event, ...Object.entries(message).flat()],
-  );
-  if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
-  return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };
+  } satisfies Partial<StoredThread>;
 }

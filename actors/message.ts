@@ -265,7 +265,7 @@ function pushFields(args: (string | number)[], message: StoredMessage, thread: S
 export const spacingMs = (rt: Runtime): number => Math.round(rt.config.spacingSeconds * 1000 * (1 + Math.random() * 0.5));
 
 /**
- * What the slot search needs (lua/includes/reserveSlot.lua): the window's open intervals with each
+ * What the slot search needs (lua/includes/findSlot.lua): the window's open intervals with each
  * day's warm-up quota from `earliest`, the same for a reply that may leave at any hour when `reply`,
  * and this departure's spacing with its jitter drawn now (decisions.md 4).
  */

@@ -54,7 +54,6 @@ export async function unsubscribeRecipient(
   recipient: string,
 ): Promise<{ created: boolean; entry: SuppressionEntry }> {
   const value = recipient.toLowerCase();
-  const keys = spaceKeys(spaceId);
   const { refs, metadata } = await messageRefs(rt, spaceId, messageId);
   const entry: SuppressionEntry = {
     id: rt.ids.next('suppression'),
@@ -73,9 +72,15 @@ export async function unsubscribeRecipient(
   });
   return rt.scripts.run(
     'suppression/addSuppression',
-    [keys.space, keys.suppressions, keys.suppressionIndex, keys.events, keys.journal, keys.journalIndex],
+    addSuppressionKeys(spaceId),
     [value, JSON.stringify(entry), ...lineArgs(line), event],
   );
+}
+
+/** lua/suppression/addSuppression's keys, by their header names. */
+function addSuppressionKeys(spaceId: string) {
+  const { space, suppressions, suppressionIndex, events, journal, journalIndex } = spaceKeys(spaceId);
+  return { space, suppressions, suppressionIndex, events, journal, journalIndex };
 }
 
 /** `@domain` for a domain (given as `domain` or `@domain`), else the address, lowercase; null when neither. */
@@ -94,7 +99,6 @@ export async function addManualSuppression(
   target: { value: string; kind: 'address' | 'domain' },
   note: string | null,
 ): Promise<{ created: boolean; entry: SuppressionEntry }> {
-  const keys = spaceKeys(access.space.id);
   const entry: SuppressionEntry = {
     id: rt.ids.next('suppression'),
     ...target,
@@ -108,7 +112,7 @@ export async function addManualSuppression(
   const line = prepareLine(rt, 'suppression.added', actorOf(access), refs, { value: target.value, note });
   return rt.scripts.run(
     'suppression/addSuppression',
-    [keys.space, keys.suppressions, keys.suppressionIndex, keys.events, keys.journal, keys.journalIndex],
+    addSuppressionKeys(access.space.id),
     [target.value, JSON.stringify(entry), ...lineArgs(line), ''],
   );
 }
@@ -120,7 +124,7 @@ export async function removeSuppression(rt: Runtime, access: Access, value: stri
   const line = prepareLine(rt, 'suppression.removed', actorOf(access), refs, { value });
   const reply = await rt.scripts.run<{ entry: SuppressionEntry }>(
     'suppression/removeSuppression',
-    [keys.suppressions, keys.suppressionIndex, keys.journal, keys.journalIndex],
+    { suppressions: keys.suppressions, suppressionIndex: keys.suppressionIndex, journal: keys.journal, journalIndex: keys.journalIndex },
     [value, ...lineArgs(line)],
   );
   return reply.entry;

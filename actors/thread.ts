@@ -182,7 +182,7 @@ export async function classifyThread(rt: Runtime, access: Access, threadId: stri
   const line = prepareLine(rt, 'thread.classified', actorOf(access), { inbox_id: thread.inbox_id, thread_id: threadId }, { subject: thread.subject, changes });
   const reply = await rt.scripts.run<{ thread: StoredThread }>(
     'thread/classifyThread',
-    [keys.thread(threadId), keys.journal, keys.journalIndex],
+    { thread: keys.thread(threadId), journal: keys.journal, journalIndex: keys.journalIndex },
     [
       JSON.stringify({
         ...(change.labels ? { labels: JSON.stringify(change.labels) } : {}),

@@ -63,7 +63,7 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
         keys.inboxSlots(m.inbox_id), keys.inboxRecipients(m.inbox_id), keys.threadMessages(m.thread_id), keys.threadOutbound(m.thread_id),
         keys.journal, keys.journalIndex,
       ],
-      // The day is the Paris day whose reservation the slot took (reserveSlot.lua); Lua has no time zones.
+      // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
       [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line)],
     );
   });

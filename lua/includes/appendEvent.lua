@@ -7,18 +7,8 @@
 -- the last id's ms: ids stay strictly increasing, which event_feed's cursors rely on.
 -- Trimmed by age, never by count: entries older than 30 days before this one go (interface.md: kept at
 -- least thirty days; docs/events.md).
-local EVENT_ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
+--- @include "eventMs"
 local EVENT_RETENTION_MS = 30 * 86400000
-
-local function eventMs(eventJson)
-  local at = string.find(eventJson, '"id":"evt_', 1, true)
-  if not at then error('appendEvent: the envelope has no evt_ id') end
-  local ms = 0
-  for i = at + 10, at + 19 do
-    ms = ms * 32 + string.find(EVENT_ID_ALPHABET, string.sub(eventJson, i, i), 1, true) - 1
-  end
-  return ms
-end
 
 local function appendEvent(eventsKey, eventJson)
   local ms = eventMs(eventJson)

@@ -1,7 +1,7 @@
 -- Puts a message in its inbox's queue at a slot found by findSlot: reserves the slot's day, counts it
 -- in the inbox (`queued` + 1) and scores it in the inbox's and the space's queues. Returns true when it
 -- became the inbox's next departure: the caller then wakes the delivery worker for it.
---- @include "reserveSlot"
+--- @include "commitSlot"
 local function enterQueue(lists, id, slot, day)
   commitSlot(lists.slots, slot, day)
   redis.call('HINCRBY', lists.inbox, 'queued', '1')

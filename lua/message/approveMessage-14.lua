@@ -19,7 +19,7 @@
   KEYS[13] journal         hash line id -> line JSON
   KEYS[14] journalIndex    sorted set "<ref> <line id>"
   ARGV[1] request JSON: revision (the one approved), today (Paris day), third_party, to_domain ('@domain'), intervals and
-          reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/reserveSlot.lua), earliest, spacing_ms
+          reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/findSlot.lua), earliest, spacing_ms
   ARGV[2] journal line id
   ARGV[3] journal line JSON (draft.approved)
   ARGV[4] journal refs JSON array
@@ -33,8 +33,10 @@
 --- @include "refuse"
 --- @include "hashToTable"
 --- @include "senderRefusal"
+--- @include "planRefusal"
 --- @include "suppressionRefusal"
 --- @include "leaveWaiting"
+--- @include "findSlot"
 --- @include "enterQueue"
 --- @include "inboxFigures"
 --- @include "appendJournal"
@@ -46,12 +48,9 @@ if message.status ~= 'draft' then return refuse('not_draft') end
 if message.revision ~= req.revision then return refuse('revision_mismatch', { revision = message.revision }) end
 
 local refusal = senderRefusal(hashToTable(KEYS[2]), KEYS[3])
+  or (req.third_party and planRefusal(KEYS[1]))
+  or (message.test ~= '1' and suppressionRefusal(KEYS[11], message.to, req.to_domain))
 if refusal then return refusal end
-if req.third_party and (redis.call('HGET', KEYS[1], 'plan') or 'none') == 'none' then return refuse('payment_required') end
-if message.test ~= '1' then
-  refusal = suppressionRefusal(KEYS[11], message.to, req.to_domain)
-  if refusal then return refusal end
-end
 
 local answering = redis.call('HGET', KEYS[5], 'correspondent_wrote') == '1'
 local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms)

@@ -38,7 +38,7 @@
   ARGV[18] spacing (ms)       ARGV[19] earliest departure (ms)
   ARGV[20] next Paris midnight (ms)                        ARGV[21] loop guard: most messages
   ARGV[22] loop guard window (ms)                          ARGV[23] dry run (1|0)
-  ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/reserveSlot.lua)
+  ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
   ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
   ARGV[30] n = number of message field/value pairs; ARGV[31 .. 30+2n] the message's fields and values
@@ -52,77 +52,47 @@
       | key_daily_cap {retry_after_seconds} | queue_full {retry_after_seconds}}.
   Events: mail.message.queued or mail.draft.created; journal line message.queued or draft.created.
 ]]
+--- @include "idempotencyAnswer"
 --- @include "refuse"
 --- @include "senderRefusal"
+--- @include "planRefusal"
 --- @include "suppressionRefusal"
+--- @include "duplicateRefusal"
+--- @include "loopGuardRefusal"
+--- @include "keyCapRefusal"
+--- @include "findSlot"
+--- @include "fileOutbound"
 --- @include "enterQueue"
+--- @include "enterDrafts"
 --- @include "inboxFigures"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "webhookDeclared"
 local nowText = ARGV[1]
 local now = tonumber(nowText)
 local first = ARGV[4] == 'first'
-local threadId, keyId, to = ARGV[6], ARGV[7], ARGV[9]
+local id, threadId, keyId, to = ARGV[5], ARGV[6], ARGV[7], ARGV[9]
 local thirdParty, test, draft = ARGV[11] == '1', ARGV[12] == '1', ARGV[13] == '1'
 local idemHash = ARGV[14]
 
-if idemHash ~= '' then
-  local seen = redis.call('GET', KEYS[11])
-  if seen then
-    local id, hash = string.match(seen, '^(%S+) (%S+)$')
-    if hash == idemHash then return cjson.encode({ replayed = true, message_id = id }) end
-    return refuse('idempotency_conflict')
-  end
-end
+local replayed = idempotencyAnswer(KEYS[11], idemHash)
+if replayed then return replayed end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
+local thread = first and {} or redis.call('HMGET', KEYS[13], 'id', 'inbox_id', 'correspondent_wrote')
+local answering = thread[3] == '1'
+-- The first refusal in this order wins; a check reads nothing once an earlier one refused.
 local refusal = senderRefusal(inbox, KEYS[3])
+  or (not first and (not thread[1] or thread[2] ~= inbox.id) and refuse('not_found'))
+  or (inbox.shared == '1' and thirdParty and not answering and refuse('own_domain_required'))
+  or (thirdParty and not draft and planRefusal(KEYS[1]))
+  or (not test and suppressionRefusal(KEYS[17], to, ARGV[10]))
+  or (first and not test and duplicateRefusal(KEYS[6], to, now, tonumber(ARGV[16])))
+  or (not first and loopGuardRefusal(KEYS[15], now, tonumber(ARGV[21]), tonumber(ARGV[22])))
+  or keyCapRefusal(KEYS[10], keyId, tonumber(ARGV[8]), now, tonumber(ARGV[20]))
+  or (tonumber(fields[5] or '0') + tonumber(fields[6] or '0') >= tonumber(ARGV[17]) and refuse('queue_full', { retry_after_seconds = 3600 }))
 if refusal then return refusal end
-
-local answering = false
-if not first then
-  local thread = redis.call('HMGET', KEYS[13], 'id', 'inbox_id', 'correspondent_wrote')
-  if not thread[1] or thread[2] ~= inbox.id then return refuse('not_found') end
-  answering = thread[3] == '1'
-end
-if inbox.shared == '1' and thirdParty and not answering then return refuse('own_domain_required') end
-
-if thirdParty and not draft and (redis.call('HGET', KEYS[1], 'plan') or 'none') == 'none' then
-  return refuse('payment_required')
-end
-
-if not test then
-  refusal = suppressionRefusal(KEYS[17], to, ARGV[10])
-  if refusal then return refusal end
-end
-
-if first and not test then
-  local last = redis.call('HGET', KEYS[6], to)
-  if last then
-    local lastThread, at = string.match(last, '^(%S+) (%S+)$')
-    if now - tonumber(at) < tonumber(ARGV[16]) then return refuse('duplicate_recipient', { thread_id = lastThread }) end
-  end
-end
-
-if not first then
-  local loopWindow = tonumber(ARGV[22])
-  redis.call('ZREMRANGEBYSCORE', KEYS[15], '-inf', now - loopWindow)
-  if redis.call('ZCARD', KEYS[15]) >= tonumber(ARGV[21]) then
-    local oldest = redis.call('ZRANGE', KEYS[15], '0', '0', 'WITHSCORES')
-    local wait = math.ceil((tonumber(oldest[2]) + loopWindow - now) / 1000)
-    return refuse('thread_loop_guard', { retry_after_seconds = math.max(wait, 1) })
-  end
-end
-
-local keyCap = tonumber(ARGV[8])
-if keyCap > 0 and tonumber(redis.call('HGET', KEYS[10], keyId) or '0') >= keyCap then
-  return refuse('key_daily_cap', { retry_after_seconds = math.max(math.ceil((tonumber(ARGV[20]) - now) / 1000), 1) })
-end
-
-if tonumber(fields[5] or '0') + tonumber(fields[6] or '0') >= tonumber(ARGV[17]) then
-  return refuse('queue_full', { retry_after_seconds = 3600 })
-end
 
 local slot, day
 if not draft then
@@ -132,41 +102,19 @@ end
 local status = draft and 'draft' or 'queued'
 if ARGV[23] == '1' then return cjson.encode({ dry_run = true, status = status, slot = slot or cjson.null }) end
 
-local id = ARGV[5]
 local messageEnd = 30 + 2 * tonumber(ARGV[30])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '',
   'any_time', answering and '1' or '0', unpack(ARGV, 31, messageEnd))
-local messageCount = 1
-if first then
-  redis.call('HSET', KEYS[13], unpack(ARGV, messageEnd + 1, #ARGV))
-  if not test then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
-else
-  messageCount = redis.call('HINCRBY', KEYS[13], 'message_count', '1')
-  redis.call('HSET', KEYS[13], 'last_message_at', ARGV[2], 'last_direction', 'outbound')
-end
-redis.call('ZADD', KEYS[14], '0', id)
-redis.call('ZADD', KEYS[15], nowText, id)
-redis.call('ZADD', KEYS[16], nowText, threadId)
+local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threadOutbound = KEYS[15], threads = KEYS[16] }
+local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV) })
+if first and not test then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
 redis.call('HINCRBY', KEYS[10], keyId, '1')
 redis.call('PEXPIRE', KEYS[10], '172800000')
 
-local wake = false
-if draft then
-  redis.call('HINCRBY', KEYS[2], 'drafts', '1')
-  redis.call('ZADD', KEYS[8], '0', id)
-  redis.call('ZADD', KEYS[9], '0', id)
-else
-  wake = enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day)
-end
+if draft then enterDrafts({ drafts = KEYS[8], inboxDrafts = KEYS[9], inbox = KEYS[2] }, id) end
+local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day)
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
 appendJournal(KEYS[19], KEYS[20], ARGV[26], ARGV[27], ARGV[28])
 appendEvent(KEYS[18], ARGV[29])
-
-return cjson.encode({
-  status = status,
-  slot = slot or cjson.null,
-  wake = wake,
-  webhook = redis.call('HEXISTS', KEYS[21], 'url') == 1,
-  message_count = messageCount,
-  inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]),
-})
+return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[21]),
+  message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]) })

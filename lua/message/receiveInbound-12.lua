@@ -7,7 +7,7 @@
   archived thread back and counts as unread.
   KEYS[1] inbox           hash of the receiving inbox (absent or deleted: refused)
   KEYS[2] message         hash of the new message
-  KEYS[3] thread          hash of the thread (created from ARGV[2] when absent)
+  KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent)
   KEYS[4] threadMessages  sorted set of the thread's message ids
   KEYS[5] threadOutbound  sorted set of outbound creation times since the last inbound message (loop guard)
   KEYS[6] threads         sorted set of thread ids by last activity
@@ -17,49 +17,54 @@
   KEYS[10] journal        hash line id -> line JSON
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
-  ARGV[1] request JSON: now (ms), now_iso, message_id, thread_id, new_thread (bool), automatic (bool),
-          dedupe ('' none: "<inbox id> <Message-ID>"), contact (lowercase sender)
-  ARGV[2] thread fields JSON, written only when the thread does not exist yet
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON (message.received or thread.replied)
-  ARGV[5] journal refs JSON array
-  ARGV[6] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[7..] the message's fields and values, in pairs, written as they are (no JSON to decode)
+  ARGV[1] now (ms)             ARGV[2] now, ISO 8601
+  ARGV[3] message id           ARGV[4] thread id
+  ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
+  ARGV[6] automatic (1|0)      ARGV[7] dedupe ('' none: "<inbox id> <Message-ID>")
+  ARGV[8] contact (lowercase sender)
+  ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
+  ARGV[11] journal refs JSON array
+  ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
+  ARGV[13] n = number of thread field/value pairs; ARGV[14 .. 13+2n] the thread's fields and values,
+           written only when the thread does not exist yet; the rest: the message's fields and values.
+           All written as they are (no JSON to decode)
   Returns {"stored":true,"webhook":bool} | {"duplicate":true,"message_id":...,"thread_id":...}
     | {"error":"not_found"} (the inbox is gone).
-  Events: ARGV[6] (mail.message.received or mail.thread.replied); journal line ARGV[4].
+  Events: ARGV[12] (mail.message.received or mail.thread.replied); journal line ARGV[10].
 ]]
 --- @include "refuse"
---- @include "setFields"
 --- @include "appendJournal"
 --- @include "appendEvent"
-local req = cjson.decode(ARGV[1])
+--- @include "webhookDeclared"
+local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local automatic, dedupe = ARGV[6] == '1', ARGV[7]
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
-if req.dedupe ~= '' then
-  local seen = redis.call('HGET', KEYS[7], req.dedupe)
+if dedupe ~= '' then
+  local seen = redis.call('HGET', KEYS[7], dedupe)
   if seen then
-    local messageId, threadId = string.match(seen, '^(%S+) (%S+)$')
-    return cjson.encode({ duplicate = true, message_id = messageId, thread_id = threadId })
+    local storedId, storedThread = string.match(seen, '^(%S+) (%S+)$')
+    return cjson.encode({ duplicate = true, message_id = storedId, thread_id = storedThread })
   end
-  redis.call('HSET', KEYS[7], req.dedupe, req.message_id .. ' ' .. req.thread_id)
+  redis.call('HSET', KEYS[7], dedupe, messageId .. ' ' .. threadId)
 end
 
-if redis.call('EXISTS', KEYS[3]) == 0 then setFields(KEYS[3], ARGV[2], {}) end
-redis.call('HSET', KEYS[2], unpack(ARGV, 7))
+local threadEnd = 13 + 2 * tonumber(ARGV[13])
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 14, threadEnd)) end
+redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV))
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
 redis.call('HINCRBY', KEYS[3], 'unread', 1)
 local wrote = {}
-if not req.automatic then
+if not automatic then
   wrote = { 'correspondent_wrote', '1' }
   redis.call('DEL', KEYS[5])
 end
-redis.call('HSET', KEYS[3], 'last_message_at', req.now_iso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
-redis.call('ZADD', KEYS[4], 0, req.message_id)
-redis.call('ZADD', KEYS[6], req.now, req.thread_id)
-if req.new_thread then redis.call('HSET', KEYS[8], req.contact, req.thread_id) end
-appendJournal(KEYS[10], KEYS[11], ARGV[3], ARGV[4], ARGV[5])
-appendEvent(KEYS[9], ARGV[6])
-return cjson.encode({ stored = true, webhook = redis.call('HEXISTS', KEYS[12], 'url') == 1 })
+redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
+redis.call('ZADD', KEYS[4], 0, messageId)
+redis.call('ZADD', KEYS[6], nowText, threadId)
+if ARGV[5] == '1' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
+appendJournal(KEYS[10], KEYS[11], ARGV[9], ARGV[10], ARGV[11])
+appendEvent(KEYS[9], ARGV[12])
+return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) })

@@ -25,7 +25,8 @@
   Events: none; journal line key.created.
 ]]
 --- @include "refuse"
---- @include "rollingLimit"
+--- @include "spaceRateLimited"
+--- @include "spendRollingLimit"
 --- @include "appendJournal"
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 for _, inboxId in ipairs(cjson.decode(ARGV[8])) do

@@ -25,9 +25,11 @@
   Events: webhook.test (webhook only); journal line webhook.declared.
 ]]
 --- @include "refuse"
---- @include "rollingLimit"
+--- @include "spaceRateLimited"
+--- @include "spendRollingLimit"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "webhookDeclared"
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 local now = tonumber(ARGV[3])
 local last = tonumber(redis.call('HGET', KEYS[2], 'declared_at') or '0')
@@ -37,7 +39,7 @@ if last > 0 and now - last < gap then
 end
 local limited = spaceRateLimited(KEYS[3], now, tonumber(ARGV[5]))
 if limited then return limited end
-local replaced = redis.call('HEXISTS', KEYS[2], 'url') == 1
+local replaced = webhookDeclared(KEYS[2])
 redis.call('HSET', KEYS[2], 'url', ARGV[1], 'secret', ARGV[2], 'declared_at', ARGV[3],
   'attempts', 0, 'next_at', 0, 'last_error', '')
 spendRollingLimit(KEYS[3], now, ARGV[7])

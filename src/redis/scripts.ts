@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { MailboxError, isErrorCode, type Hint } from '../errors.js';
 import { LUA_DIR } from '../paths.js';
 import type { RedisClient } from './connect.js';
@@ -12,23 +12,67 @@ import { spaceOfEventsKey } from './keys.js';
  * (`<actor>/<verbNoun>`): EVALSHA, and EVAL when a node does not know the script yet (a new or
  * restarted node, each node of a Cluster). Not ioredis's defineCommand: every pipeline object
  * would copy all the defined commands (BENCHMARKS.md, "Sending").
+ * Keys are named by the header's `KEYS[i] <name>` lines: a caller passes `{ <name>: key }` and the
+ * loader puts them in the header's order, so a caller cannot swap two keys unnoticed.
  */
 export interface ScriptFile {
   name: string;
   numberOfKeys: number;
+  /** The header's key names, in KEYS order. */
+  keyNames: string[];
   path: string;
   source: string;
 }
 
-const INCLUDE = /^--- @include "([A-Za-z0-9_]+)"\s*$/gm;
+const INCLUDE = /^--- @include "([A-Za-z0-9_]+)"\s*$/;
+const KEY_LINE = /^\s*KEYS\[(\d+)\]\s+([A-Za-z][A-Za-z0-9]*)/;
 const FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
 
-function resolveIncludes(source: string, seen: Set<string>): string {
-  return source.replace(INCLUDE, (_line, include: string) => {
-    if (seen.has(include)) return '';
-    seen.add(include);
-    return resolveIncludes(readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'), seen);
-  });
+/** A file and line in messages, from the lua dir: `lua/<actor>/<file>.lua:<line>`. */
+const place = (dir: string, path: string, line: number): string => `${join(basename(dir), relative(dir, path))}:${line}`;
+
+/**
+ * Inlines each include once, where it is first named. A missing include and an include cycle stop
+ * the load, named by the including file and line.
+ */
+function resolveIncludes(dir: string, path: string, seen: Set<string>, chain: string[]): string {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  return lines
+    .map((line, index) => {
+      const include = INCLUDE.exec(line)?.[1];
+      if (!include) return line;
+      const at = place(dir, path, index + 1);
+      if (chain.includes(include)) throw new Error(`${at}: include cycle ${[...chain, include].join(' -> ')}`);
+      if (seen.has(include)) return '';
+      const file = join(dir, 'includes', `${include}.lua`);
+      if (!existsSync(file)) throw new Error(`${at}: include "${include}" not found (includes/${include}.lua)`);
+      seen.add(include);
+      return resolveIncludes(dir, file, seen, [...chain, include]);
+    })
+    .join('\n');
+}
+
+/** The header's `KEYS[i] <name>` lines: exactly one per key the file name counts, names unique. */
+function keyNames(dir: string, path: string, source: string, numberOfKeys: number): string[] {
+  const lines = source.split('\n');
+  const headerEnd = source.startsWith('--[[') ? lines.findIndex((line) => line.includes(']]')) : -1;
+  if (headerEnd < 0) throw new Error(`${place(dir, path, 1)}: no --[[ ... ]] header naming the keys`);
+  const names: string[] = [];
+  for (let index = 0; index <= headerEnd; index++) {
+    const match = KEY_LINE.exec(lines[index]!);
+    if (!match) continue;
+    const at = place(dir, path, index + 1);
+    const i = Number(match[1]);
+    const name = match[2]!;
+    if (i < 1 || i > numberOfKeys) throw new Error(`${at}: KEYS[${i}] beyond the ${numberOfKeys} keys of the file name`);
+    if (names[i - 1] !== undefined) throw new Error(`${at}: KEYS[${i}] named twice`);
+    if (names.includes(name)) throw new Error(`${at}: key name ${name} used twice`);
+    names[i - 1] = name;
+  }
+  for (let i = 1; i <= numberOfKeys; i++) {
+    if (names[i - 1] === undefined) throw new Error(`${place(dir, path, headerEnd + 1)}: header lacks a KEYS[${i}] <name> line`);
+  }
+  return names;
 }
 
 export function readScripts(dir = LUA_DIR): ScriptFile[] {
@@ -37,17 +81,34 @@ export function readScripts(dir = LUA_DIR): ScriptFile[] {
     if (actor === 'includes') continue;
     for (const file of readdirSync(join(dir, actor))) {
       const match = FILE.exec(file);
-      if (!match) throw new Error(`lua/${actor}/${file}: name must be <verbNoun>-<nkeys>.lua`);
+      if (!match) throw new Error(`${basename(dir)}/${actor}/${file}: name must be <verbNoun>-<nkeys>.lua`);
       const path = join(dir, actor, file);
+      const numberOfKeys = Number(match[2]);
       scripts.push({
         name: `${actor}/${match[1]}`,
-        numberOfKeys: Number(match[2]),
+        numberOfKeys,
+        keyNames: keyNames(dir, path, readFileSync(path, 'utf8'), numberOfKeys),
         path,
-        source: resolveIncludes(readFileSync(path, 'utf8'), new Set()),
+        source: resolveIncludes(dir, path, new Set(), []),
       });
     }
   }
   return scripts;
+}
+
+/** A script's keys by header name (`{ inbox: key, ... }`), or, until every caller names them, in KEYS order. */
+export type ScriptKeys = Readonly<Record<string, string>> | string[];
+
+/** The keys in the header's order; a missing or unknown name is a caller's mistake, named. */
+function orderKeys(file: ScriptFile, keys: Readonly<Record<string, string>>): string[] {
+  for (const name of Object.keys(keys)) {
+    if (!file.keyNames.includes(name)) throw new Error(`${file.name} has no key named ${name} (${file.keyNames.join(', ')})`);
+  }
+  return file.keyNames.map((name) => {
+    const key = keys[name];
+    if (key === undefined) throw new Error(`${file.name}: key ${name} missing`);
+    return key;
+  });
 }
 
 type Reply = Record<string, unknown> & { error?: string; hint?: Hint };
@@ -71,9 +132,10 @@ export class Scripts {
     for (const file of files) this.byName.set(file.name, { ...file, sha: createHash('sha1').update(file.source).digest('hex') });
   }
 
-  async run<T extends object>(name: string, keys: string[], args: (string | number)[]): Promise<T> {
+  async run<T extends object>(name: string, namedKeys: ScriptKeys, args: (string | number)[]): Promise<T> {
     const file = this.byName.get(name);
     if (!file) throw new Error(`unknown script ${name}`);
+    const keys = Array.isArray(namedKeys) ? namedKeys : orderKeys(file, namedKeys);
     if (keys.length !== file.numberOfKeys) throw new Error(`${name} takes ${file.numberOfKeys} keys, got ${keys.length}`);
     let raw: string;
     try {

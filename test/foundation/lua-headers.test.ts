@@ -1,5 +1,6 @@
 /** Every script opens with a header naming each KEYS[i] and ARGV[i] it uses, and what it returns. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { readScripts } from '../../src/redis/scripts.js';
 
@@ -19,3 +20,23 @@ for (const script of readScripts()) {
     t.notMatch(body, /redis\.call\('TIME'\)/, 'never reads the server clock');
   });
 }
+
+const INCLUDES = 'lua/includes';
+const includeNames = readdirSync(INCLUDES).map((file) => file.replace(/\.lua$/, ''));
+const luaFiles = [...readScripts().map((script) => script.path), ...includeNames.map((name) => join(INCLUDES, `${name}.lua`))];
+
+t.test('each include file defines one top-level function, named like the file', async (t) => {
+  for (const name of includeNames) {
+    const functions = [...readFileSync(join(INCLUDES, `${name}.lua`), 'utf8').matchAll(/^local function (\w+)/gm)].map((m) => m[1]);
+    t.same(functions, [name], `includes/${name}.lua`);
+  }
+});
+
+t.test('a file that calls an include names it in its own include line', async (t) => {
+  for (const path of luaFiles) {
+    const own = readFileSync(path, 'utf8');
+    const included = new Set([...own.matchAll(/^--- @include "(\w+)"/gm)].map((m) => m[1]));
+    const called = includeNames.filter((name) => new RegExp(`(?<!function )\\b${name}\\(`).test(own));
+    t.same(called.filter((name) => !included.has(name)), [], `${path} includes what it calls`);
+  }
+});

@@ -19,9 +19,3 @@ local function findSlot(slotsKey, intervals, earliest, spacingMs)
   end
   return nil, nil
 end
-
-local function commitSlot(slotsKey, slot, day)
-  redis.call('HINCRBY', slotsKey, day, '1')
-  local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
-  if slot > last then redis.call('HSET', slotsKey, 'last', string.format('%d', slot)) end
-end

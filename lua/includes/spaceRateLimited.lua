@@ -1,7 +1,7 @@
 --- @include "refuse"
 -- A rolling 24-hour budget kept as a sorted set of timestamps (ms): key creations, webhook
--- declarations. `spaceRateLimited` answers the refusal when the budget is spent (retry when the
--- oldest entry leaves the window), else nil; `spendRollingLimit` records one use.
+-- declarations. Answers the refusal when the budget is spent (retry when the oldest entry leaves the
+-- window), else nil; `spendRollingLimit` records one use.
 local DAY_MS = 86400000
 
 local function spaceRateLimited(key, now, budget)
@@ -11,9 +11,4 @@ local function spaceRateLimited(key, now, budget)
   local wait = 86400
   if oldest[2] then wait = math.ceil((tonumber(oldest[2]) + DAY_MS - now) / 1000) end
   return refuse('space_rate_limited', { retry_after_seconds = math.max(wait, 1) })
-end
-
-local function spendRollingLimit(key, now, member)
-  redis.call('ZADD', key, now, member)
-  redis.call('PEXPIRE', key, DAY_MS)
 end
