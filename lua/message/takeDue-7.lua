@@ -25,6 +25,7 @@
 ]]
 --- @include "hashToTable"
 --- @include "suppressionEntry"
+--- @include "countDown"
 local id, now = ARGV[1], tonumber(ARGV[2])
 local slot = redis.call('ZSCORE', KEYS[3], id)
 if not slot then return cjson.encode({ moved = true }) end
@@ -47,7 +48,7 @@ end
 redis.call('ZREM', KEYS[3], id)
 redis.call('ZREM', KEYS[4], id)
 redis.call('ZADD', KEYS[5], tonumber(ARGV[3]), id)
-redis.call('HINCRBY', KEYS[1], 'queued', -1)
+countDown(KEYS[1], 'queued')
 local attempt = redis.call('HINCRBY', KEYS[6], 'attempts', 1)
 redis.call('HSET', KEYS[6], 'status', 'sending')
 local taken = hashToTable(KEYS[6])
