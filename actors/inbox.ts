@@ -92,6 +92,16 @@ export async function sentToday(rt: Runtime, spaceId: string, inboxId: string, d
   return Number((await rt.redis.hget(spaceKeys(spaceId).inboxSlots(inboxId), `sent:${day}`)) ?? 0);
 }
 
+/**
+ * The inbox's quota of departures at `nowMs`: its warm-up step under its space's plan, read now (a plan
+ * changed since the reservations applies). Under an unchanged plan never below the quota its slots were
+ * reserved with: src/sending/plan.ts takes each day's step at the window's opening, and steps only grow.
+ */
+export async function dailyQuota(rt: Runtime, spaceId: string, inbox: StoredInbox, nowMs: number): Promise<number> {
+  const plan = (await rt.redis.hget(spaceKeys(spaceId).space, 'plan')) ?? 'none';
+  return warmup(Date.parse(inbox.created_at), nowMs, planOf(rt.config, plan).daily_max).step;
+}
+
 /** The inbox object with its live figures: next departure and today's sends. */
 export async function liveInboxView(rt: Runtime, plan: string, spaceId: string, inbox: StoredInbox): Promise<InboxView> {
   const keys = spaceKeys(spaceId);

@@ -12,7 +12,7 @@ import { Worker } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { iso } from '../clock.js';
 import { prepareEvent, type EventType } from '../../actors/events.js';
-import { readInbox, type StoredInbox } from '../../actors/inbox.js';
+import { dailyQuota, readInbox, type StoredInbox } from '../../actors/inbox.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from '../../actors/journal.js';
 import type { StoredMessage } from '../../actors/message.js';
 import { deadAddress } from '../../actors/dead-addresses.js';
@@ -39,11 +39,14 @@ export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_00
 type Taken = { taken: StoredMessage; attempt: number; suppressed?: string };
 type TakeReply = Taken | { wait: number } | { moved: true } | { dropped: true };
 
-/** The window's state now: open, or when it opens next. */
-function windowAt(rt: Runtime, now: number): { open: boolean; next: number } {
-  const [first] = openIntervals(rt.config.sendWindow, now, 15);
-  if (!first) return { open: false, next: now + HOLD_MS };
-  return { open: first.start <= now, next: first.start };
+/** The window's state now: open, or when it opens next; and its first opening on a later Paris day. */
+function windowAt(rt: Runtime, now: number): { open: boolean; next: number; nextDay: number } {
+  const intervals = openIntervals(rt.config.sendWindow, now, 15);
+  const later = intervals.find((interval) => parisDay(interval.start) !== parisDay(now));
+  const nextDay = later?.start ?? now + HOLD_MS;
+  const [first] = intervals;
+  if (!first) return { open: false, next: now + HOLD_MS, nextDay };
+  return { open: first.start <= now, next: first.start, nextDay };
 }
 
 async function outgoing(rt: Runtime, spaceId: string, inbox: StoredInbox, message: StoredMessage): Promise<OutgoingMail> {
@@ -136,10 +139,11 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     if (!inbox) return null;
     const now = rt.clock.now();
     const window = windowAt(rt, now);
+    const quota = await dailyQuota(rt, spaceId, inbox, now);
     const reply = await rt.scripts.run<TakeReply>(
       'message/takeDue',
-      [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions],
-      [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS],
+      [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions, keys.inboxSlots(inboxId)],
+      [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
     );
     if ('wait' in reply) return reply.wait;
     if (!('taken' in reply)) continue;
