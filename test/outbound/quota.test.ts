@@ -1,8 +1,8 @@
 /**
  * Daily quotas cannot be doubled (issue 14): over a week and a half of warm-up, with new sends every
  * morning and cancellations in between, no Paris day sees more departures than its quota, and the
- * inbox's counters never go below zero. And the worker's last line of defence: a message whose day
- * already reached its quota waits for the next day's window.
+ * inbox's counters never go below zero, even when they had drifted. And the worker's last line of
+ * defence: a message whose day already reached its quota waits for the next day's window.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,4 +117,20 @@ t.test("the worker holds a message when the day's departures already reached the
   clock.set(next!);
   t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null, 'sent the next day, queue empty');
   t.same([...departures], [['2026-11-24', 1]]);
+});
+
+t.test('a cancellation on drifted counters leaves them at zero, not below', async (t) => {
+  const { clock, svc, s } = await quotaService();
+  const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Bonjour', text: 'Bonjour,\nune offre.' });
+  t.equal(res.status, 200, JSON.stringify(res.body.error));
+  // A crafted drift: the day's reservation and the inbox's `queued` already at zero (as an older bug left them).
+  const keys = spaceKeys(s.spaceId);
+  const day = parisDay(clock.now());
+  await svc.rt.redis.hset(keys.inboxSlots(s.inboxId), day, '0');
+  await svc.rt.redis.hset(keys.inbox(s.inboxId), 'queued', '0');
+
+  const cancelled = await svc.call(s.apiKey, 'cancel_message', { message_id: res.body.message.id });
+  t.equal(cancelled.status, 200, JSON.stringify(cancelled.body.error));
+  t.equal(await svc.rt.redis.hget(keys.inboxSlots(s.inboxId), day), '0', "the day's reservations stay at zero");
+  t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '0', 'queued stays at zero');
 });
