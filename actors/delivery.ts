@@ -15,7 +15,7 @@ import { openIntervals } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { readInbox, type StoredInbox, type StoredMessage } from './records.js';
+import { dailyQuota, readInbox, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
@@ -50,11 +50,14 @@ export type Take = { departure: Departure } | { wait: number } | { skipped: true
 
 type TakeReply = { taken: StoredMessage; attempt: number; suppressed?: string } | { wait: number } | { moved: true } | { dropped: true };
 
-/** The window's state now: open, or when it opens next. */
-function windowAt(rt: Runtime, now: number): { open: boolean; next: number } {
-  const [first] = openIntervals(rt.config.sendWindow, now, 15);
-  if (!first) return { open: false, next: now + HOLD_MS };
-  return { open: first.start <= now, next: first.start };
+/** The window's state now: open, or when it opens next; and its first opening on a later Paris day. */
+function windowAt(rt: Runtime, now: number): { open: boolean; next: number; nextDay: number } {
+  const intervals = openIntervals(rt.config.sendWindow, now, 15);
+  const later = intervals.find((interval) => parisDay(interval.start) !== parisDay(now));
+  const nextDay = later?.start ?? now + HOLD_MS;
+  const [first] = intervals;
+  if (!first) return { open: false, next: now + HOLD_MS, nextDay };
+  return { open: first.start <= now, next: first.start, nextDay };
 }
 
 /** Takes the inbox's next queued message if it may leave now (lua/message/takeDue re-checks it all). */
@@ -66,10 +69,11 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   if (!inbox) return { empty: true };
   const now = rt.clock.now();
   const window = windowAt(rt, now);
+  const quota = await dailyQuota(rt, spaceId, inbox, now);
   const reply = await rt.scripts.run<TakeReply>(
     'message/takeDue',
-    [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions],
-    [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS],
+    [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions, keys.inboxSlots(inboxId)],
+    [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };

@@ -155,3 +155,13 @@ export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowM
     warmup: steps,
   };
 }
+
+/**
+ * The inbox's quota of departures at `nowMs`: its warm-up step under its space's plan, read now (a plan
+ * changed since the reservations applies). Under an unchanged plan never below the quota its slots were
+ * reserved with: src/sending/plan.ts takes each day's step at the window's opening, and steps only grow.
+ */
+export async function dailyQuota(rt: Runtime, spaceId: string, inbox: StoredInbox, nowMs: number): Promise<number> {
+  const plan = (await rt.redis.hget(spaceKeys(spaceId).space, 'plan')) ?? 'none';
+  return warmup(Date.parse(inbox.created_at), nowMs, planOf(rt.config, plan).daily_max).step;
+}

@@ -2,12 +2,14 @@
 -- after the inbox's latest reserved departure, inside an open interval whose day still has quota.
 -- `intervals` = "<day> <start> <end> <quota>,..." in time order (built by the caller from the sending
 -- window and the warm-up: src/sending/plan.ts). A string read lazily: most searches stop at the first
--- interval, and a list decoded from JSON cost more than the search. Reads only; `commitSlot` writes.
+-- interval, and a list decoded from JSON cost more than the search. The pattern matches the day's exact
+-- shape: a looser one (`%S+`) took the separating comma into the day, and every day after the first
+-- was reserved under a field `,<day>` its departures never read. Reads only; `commitSlot` writes.
 local function findSlot(slotsKey, intervals, earliest, spacingMs)
   local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
   local from = earliest
   if last > 0 and last + spacingMs > from then from = last + spacingMs end
-  for day, first, stop, quota in string.gmatch(intervals, '(%S+) (%d+) (%d+) (%d+)') do
+  for day, first, stop, quota in string.gmatch(intervals, '(%d%d%d%d%-%d%d%-%d%d) (%d+) (%d+) (%d+)') do
     stop = tonumber(stop)
     if stop > from then
       local used = tonumber(redis.call('HGET', slotsKey, day) or '0')

@@ -2,16 +2,18 @@
 -- draft leaves the space's and the inbox's draft sets (`drafts` - 1); a queued message leaves both
 -- queues (`queued` - 1) and gives back the unit of its Paris day reserved in the inbox's slots, so that
 -- day can take another departure (`day` '': nothing to give back, a delivery attempt already used it).
+-- Every counter stops at zero (countDown).
 -- `lists` = { drafts, inboxDrafts, queue, inboxQueue, slots, inbox }.
+--- @include "countDown"
 local function leaveWaiting(lists, id, status, day)
   if status == 'draft' then
     redis.call('ZREM', lists.drafts, id)
     redis.call('ZREM', lists.inboxDrafts, id)
-    redis.call('HINCRBY', lists.inbox, 'drafts', -1)
+    countDown(lists.inbox, 'drafts')
   else
     redis.call('ZREM', lists.queue, id)
     redis.call('ZREM', lists.inboxQueue, id)
-    if day ~= '' then redis.call('HINCRBY', lists.slots, day, -1) end
-    redis.call('HINCRBY', lists.inbox, 'queued', -1)
+    if day ~= '' then countDown(lists.slots, day) end
+    countDown(lists.inbox, 'queued')
   end
 end

@@ -38,7 +38,8 @@ function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInter
 /**
  * The intervals a slot may be found in, no more than `capacity` departures' worth (past that the queue
  * cap refuses anyway, and a shorter list is less for every send to carry to Redis), in the form
- * lua/includes/findSlot.lua reads: "<day> <start> <end> <quota>,...". Intervals are kept from the
+ * lua/includes/findSlot.lua reads: "<YYYY-MM-DD> <start> <end> <quota>,..." (its pattern
+ * matches the day's exact shape, so the comma never becomes part of a day). Intervals are kept from the
  * start of the hour of `from`, unclipped: the script skips what ended and starts no earlier than its
  * own `earliest`. So the text is built once per hour and inbox, not at every send.
  */

@@ -1,10 +1,14 @@
 --[[
   The delivery worker's re-check before a departure: the inbox's next queued message leaves only if
-  it is due, the inbox is active, its own domain verified, and (unless it answers a correspondent) the
-  sending window is open. Taken, it moves to `sending` under a lease: a worker that dies mid-delivery
-  lets the lease expire and the message is tried again (at-least-once, docs/operations.md). A recipient
-  put on the space's suppression list since the message was queued (unsubscribed, complained, bounced,
-  blocked) is told with the taken message: the caller records it `rejected` without sending it.
+  it is due, the inbox is active, its own domain verified, (unless it answers a correspondent) the
+  sending window is open, and today's departures have not reached today's quota. Taken, it moves to
+  `sending` under a lease: a worker that dies mid-delivery lets the lease expire and the message is
+  tried again (at-least-once, docs/operations.md). A recipient put on the space's suppression list since
+  the message was queued (unsubscribed, complained, bounced, blocked) is told with the taken message:
+  the caller records it `rejected` without sending it.
+  The quota check is the last line of defence behind the slot reservation (lua/includes/reserveSlot.lua):
+  should reservations ever let more than a day's quota be due, the excess waits for the next day's window.
+  It counts finished departures (`sent:<day>`, written by finishDelivery), not attempts in flight.
   KEYS[1] inbox        hash of the sending inbox
   KEYS[2] domain       hash of its own domain (absent on the common domain)
   KEYS[3] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
@@ -12,19 +16,24 @@
   KEYS[5] sending      sorted set of messages being delivered, by lease end (ms)
   KEYS[6] message      hash of the message at the head of the inbox's queue
   KEYS[7] suppressions hash of the space's suppressed addresses and `@domain`s -> entry JSON
+  KEYS[8] inboxSlots   hash of the inbox's departures per day: `sent:<day>` counts the sent ones
   ARGV[1] message id (the head the caller read)
   ARGV[2] now (ms)
   ARGV[3] lease end (ms)
   ARGV[4] '1' when the sending window is open now
   ARGV[5] next opening of the window (ms), when it is closed
   ARGV[6] how long to wait before looking again at a held inbox (ms)
+  ARGV[7] today, the Paris day of now (YYYY-MM-DD)
+  ARGV[8] today's quota of departures (the inbox's warm-up step under its space's plan)
+  ARGV[9] the window's first opening on a later day (ms): when a message held by the quota looks again
   Returns {"taken":{...message fields},"attempt":n[,"suppressed":<entry reason>]}
-    | {"wait":<ms>} (not due, window closed, held)
+    | {"wait":<ms>} (not due, window closed, held, today's quota reached)
     | {"moved":true} (the head changed: read it again) | {"dropped":true} (its inbox is gone).
   Events: none (the outcome writes them).
 ]]
 --- @include "hashToTable"
 --- @include "suppressionEntry"
+--- @include "countDown"
 local id, now = ARGV[1], tonumber(ARGV[2])
 local slot = redis.call('ZSCORE', KEYS[3], id)
 if not slot then return cjson.encode({ moved = true }) end
@@ -43,11 +52,14 @@ if held then return cjson.encode({ wait = now + tonumber(ARGV[6]) }) end
 if redis.call('HGET', KEYS[6], 'any_time') ~= '1' and ARGV[4] ~= '1' then
   return cjson.encode({ wait = tonumber(ARGV[5]) })
 end
+if tonumber(redis.call('HGET', KEYS[8], 'sent:' .. ARGV[7]) or '0') >= tonumber(ARGV[8]) then
+  return cjson.encode({ wait = tonumber(ARGV[9]) })
+end
 
 redis.call('ZREM', KEYS[3], id)
 redis.call('ZREM', KEYS[4], id)
 redis.call('ZADD', KEYS[5], tonumber(ARGV[3]), id)
-redis.call('HINCRBY', KEYS[1], 'queued', -1)
+countDown(KEYS[1], 'queued')
 local attempt = redis.call('HINCRBY', KEYS[6], 'attempts', 1)
 redis.call('HSET', KEYS[6], 'status', 'sending')
 local taken = hashToTable(KEYS[6])
