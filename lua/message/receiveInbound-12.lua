@@ -18,7 +18,7 @@
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
   ARGV[1] request JSON: now (ms), now_iso, message_id, thread_id, new_thread (bool), automatic (bool),
-          dedupe ('' none: "<inbox id> <Message-ID>"), contact (lowercase sender)
+          dedupe ('' none: "<inbox id> <Message-ID>"), contact (lowercase sender; '' none: not indexed)
   ARGV[2] thread fields JSON, written only when the thread does not exist yet
   ARGV[3] journal line id
   ARGV[4] journal line JSON (message.received or thread.replied)
@@ -59,7 +59,7 @@ end
 redis.call('HSET', KEYS[3], 'last_message_at', req.now_iso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
 redis.call('ZADD', KEYS[4], 0, req.message_id)
 redis.call('ZADD', KEYS[6], req.now, req.thread_id)
-if req.new_thread then redis.call('HSET', KEYS[8], req.contact, req.thread_id) end
+if req.new_thread and req.contact ~= '' then redis.call('HSET', KEYS[8], req.contact, req.thread_id) end
 appendJournal(KEYS[10], KEYS[11], ARGV[3], ARGV[4], ARGV[5])
 appendEvent(KEYS[9], ARGV[6])
 return cjson.encode({ stored = true, webhook = redis.call('HEXISTS', KEYS[12], 'url') == 1 })
