@@ -29,8 +29,9 @@ const LOOPBACK = ranges(['127.0.0.0/8'], ['::1/128']);
  * https://www.iana.org/assignments/iana-ipv6-special-registry/, as of 2025), plus 192.88.99.0/24
  * (deprecated 6to4 relays, "N/A"). Where such a row holds a few globally reachable entries (anycast
  * service addresses, AMT, AS112, ORCHIDv2 and DET identifiers in 192.0.0.0/24 and 2001::/23), the
- * whole row stays refused: none of them is a web server. The rows that carry an IPv4 address
- * (::ffff:0:0/96, 64:ff9b::/96, 2002::/16, Teredo 2001::/32) are judged by it first (embeddedIpv4s).
+ * whole row stays refused: none of them is a web server. The IPv6 forms that carry an IPv4 address
+ * (::ffff:0:0/96, ::/96, ::ffff:0:0:0/96, 64:ff9b::/96, 2002::/16, Teredo 2001::/32) never reach this
+ * table: they are judged by that address (embeddedIpv4s).
  */
 const REFUSED: [string, BlockList][] = [
   ['métadonnées du nuage', ranges(['169.254.169.254/32', '100.100.100.200/32'], ['fd00:ec2::254/128'])],

@@ -101,7 +101,7 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
           if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'gave_up', attempts, error: result.error!, envelope: body }))) return rt.clock.now();
           attempts = 0;
         } else {
-          rt.log.info('webhook delivery failed', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
+          rt.log.info('webhook attempt failed', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
           const retryAt = rt.clock.now() + webhookRetryScheduleMs[attempts - 1]!;
           const current = await recordAttempt(rt, spaceId, hook, entryId, { kind: 'retry', attempts, nextAt: retryAt, error: result.error! });
           return current ? retryAt : rt.clock.now();
