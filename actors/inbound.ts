@@ -2,13 +2,16 @@
  * Inbound mail: a message received over SMTP for an inbox becomes a stored message in a thread, with
  * its event, in one script (lua/message/receiveInbound). Threading: the Message-IDs it cites
  * (In-Reply-To, then References from the newest) against ours and the ones received before; else the
- * same subject within the same correspondent of that inbox; else a new thread.
+ * same subject within the same correspondent of that inbox; else a new thread. A message whose From
+ * gives no usable address (none, a name only, an unparseable one) has no correspondent: its thread's
+ * contact is '' (shown null), it is never threaded by subject, and reply_to_thread refuses it.
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
+import { isAddress } from '../src/sending/validate.js';
 import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
@@ -17,6 +20,7 @@ import type { StoredThread } from './thread.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
+  /** The From address as parsed, lowercase: '' or anything a header held. */
   from: string;
   from_name: string;
   reply_to: string;
@@ -80,19 +84,20 @@ interface Found {
 
 /**
  * The thread a message belongs to, from the Message-IDs it cites, then its subject within the
- * correspondent. Every lookup of a step is sent at once: two round trips at most.
+ * correspondent (`contact`; '' none: not by subject). Every lookup of a step is sent at once: two
+ * round trips at most.
  */
-async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: InboundMail): Promise<Found | null> {
+async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: InboundMail, contact: string): Promise<Found | null> {
   const keys = spaceKeys(spaceId);
   const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))].slice(0, CITED_MAX).map((header) => ({ header, own: OWN_MESSAGE_ID.exec(header)?.[1] ?? null }));
-  const wanted = subjectKey(mail.subject);
+  const wanted = contact ? subjectKey(mail.subject) : '';
   const reads = rt.redis.pipeline();
   for (const { header, own } of cited) {
     if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header', ...ANSWER_FIELDS);
     // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
     reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
-  if (wanted) reads.hget(keys.inboxRecipients(inboxId), mail.from).hget(keys.inboxContacts(inboxId), mail.from);
+  if (wanted) reads.hget(keys.inboxRecipients(inboxId), contact).hget(keys.inboxContacts(inboxId), contact);
   const hits = await execAll(reads);
   let at = 0;
   for (const { header, own } of cited) {
@@ -116,8 +121,8 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   }
   const replies = await execAll(threads);
   const index = candidates.findIndex((_, i) => {
-    const [subject, contact] = replies[stride * i] as (string | null)[];
-    return contact === mail.from && typeof subject === 'string' && subjectKey(subject) === wanted;
+    const [subject, candidateContact] = replies[stride * i] as (string | null)[];
+    return candidateContact === contact && typeof subject === 'string' && subjectKey(subject) === wanted;
   });
   if (index < 0) return null;
   // Every message of a thread counts in message_count, received ones in inbound_count too: when they
@@ -145,23 +150,24 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
   const nowIso = iso(now);
-  const found = await findThread(rt, spaceId, inbox.id, mail);
+  const contact = isAddress(mail.from) ? mail.from : '';
+  const found = await findThread(rt, spaceId, inbox.id, mail, contact);
   const messageId = rt.ids.next('message');
   const threadId = found?.threadId ?? rt.ids.next('thread');
   const replied = found !== null && !mail.automatic;
   const type = replied ? 'mail.thread.replied' : 'mail.message.received';
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId };
-  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact: mail.from }, {
-    from: mail.from,
+  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact }, {
+    from: contact || null,
     subject: mail.subject,
     auto_reply: mail.automatic,
   });
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
-  const event = prepareEvent(rt, spaceId, type, { person: { email: mail.from, name: mail.from_name || null }, refs }, {
+  const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
     message_id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
-    from: mail.from,
+    from: contact || null,
     from_name: mail.from_name || null,
     to: inbox.address,
     subject: mail.subject,
@@ -175,7 +181,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
   });
-  const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, nowIso)).flat();
+  const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',
     {
@@ -185,8 +191,8 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
-      mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', mail.from, ...lineArgs(line), event,
-      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, nowIso)).flat(),
+      mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
+      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso)).flat(),
     ],
   );
   if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
@@ -194,17 +200,17 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
 }
 
 /** The stored fields of a received message. */
-function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, nowIso: string) {
+function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string) {
   return {
     id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
     direction: 'inbound',
-    from: mail.from,
+    from: contact,
     from_name: mail.from_name,
     to: inbox.address,
     to_name: '',
-    reply_to: mail.reply_to && mail.reply_to !== mail.from ? mail.reply_to : '',
+    reply_to: mail.reply_to && mail.reply_to !== contact ? mail.reply_to : '',
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
@@ -226,12 +232,12 @@ function inboundMessage(messageId: string, threadId: string, inbox: { id: string
 }
 
 /** The fields of the thread a received message starts (written only when the thread is new). */
-function inboundThread(threadId: string, inboxId: string, mail: InboundMail, nowIso: string) {
+function inboundThread(threadId: string, inboxId: string, mail: InboundMail, contact: string, nowIso: string) {
   return {
     id: threadId,
     inbox_id: inboxId,
     subject: mail.subject,
-    contact: mail.from,
+    contact,
     contact_name: mail.from_name,
     labels: '[]',
     archived: '0',

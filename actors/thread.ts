@@ -15,6 +15,7 @@ export interface StoredThread {
   id: string;
   inbox_id: string;
   subject: string;
+  /** The correspondent's address; '' when a received mail without a usable From opened the thread. */
   contact: string;
   contact_name: string;
   labels: string;
@@ -36,7 +37,8 @@ export interface ThreadView {
   id: string;
   inbox_id: string;
   subject: string;
-  contact: string;
+  /** null: a received mail without a usable From opened it; nobody to answer. */
+  contact: string | null;
   contact_name: string | null;
   labels: string[];
   archived: boolean;
@@ -53,7 +55,7 @@ export function threadView(thread: StoredThread): ThreadView {
     id: thread.id,
     inbox_id: thread.inbox_id,
     subject: thread.subject,
-    contact: thread.contact,
+    contact: thread.contact || null,
     contact_name: thread.contact_name || null,
     labels: thread.labels ? (JSON.parse(thread.labels) as string[]) : [],
     archived: thread.archived === '1',

@@ -21,7 +21,7 @@
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
   ARGV[6] automatic (1|0)      ARGV[7] dedupe ('' none: "<inbox id> <Message-ID>")
-  ARGV[8] contact (lowercase sender)
+  ARGV[8] contact (lowercase sender; '' none: not indexed)
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
@@ -64,7 +64,7 @@ end
 redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
 redis.call('ZADD', KEYS[4], 0, messageId)
 redis.call('ZADD', KEYS[6], nowText, threadId)
-if ARGV[5] == '1' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
+if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
 appendJournal(KEYS[10], KEYS[11], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[9], ARGV[12])
 return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) })

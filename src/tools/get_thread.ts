@@ -3,7 +3,7 @@ import { messageView } from '../../actors/message.js';
 import { threadMessages, threadView, visibleThread } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { replyText } from '../mail/content.js';
-import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
+import { OUTSIDE_CONTENT, plural, quote, withCorrespondent } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Cursor, Id, Input, MessageSchema, NextCursor, Output, ThreadSchema } from './schemas.js';
 
@@ -61,7 +61,7 @@ export default defineTool({
     };
   },
   text: (out) =>
-    `Fil ${out.thread.id} ${quote(out.thread.subject)} avec ${out.thread.contact} : ${plural(out.messages.length, 'message', 'messages')} ici` +
+    `Fil ${out.thread.id} ${quote(out.thread.subject)} ${withCorrespondent(out.thread.contact)} : ${plural(out.messages.length, 'message', 'messages')} ici` +
     ` sur ${out.thread.message_count}` +
     (out.truncated ? ' ; textes tronqués au-delà de 200 Ko (lisez-les avec get_message)' : '') +
     (out.next_cursor ? '. Suite avec next_cursor.' : '.') +

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { visibleInbox } from '../../actors/inbox.js';
 import { listThreads, threadView } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { plural, quote } from '../texts.js';
+import { plural, quote, withCorrespondent } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Cursor, Id, Input, Limit, NextCursor, Output, ThreadSchema } from './schemas.js';
 
@@ -47,7 +47,7 @@ export default defineTool({
   text: (out) =>
     `${plural(out.items.length, 'fil', 'fils')}` +
     (out.items.length
-      ? ' : ' + out.items.map((t) => `${t.id} ${quote(t.subject)} avec ${t.contact}${t.unread ? ' (non lu)' : ''}`).join(' ; ')
+      ? ' : ' + out.items.map((t) => `${t.id} ${quote(t.subject)} ${withCorrespondent(t.contact)}${t.unread ? ' (non lu)' : ''}`).join(' ; ')
       : '') +
     (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
 });

@@ -1,4 +1,6 @@
 import { visibleThread } from '../../actors/thread.js';
+import { MailboxError } from '../errors.js';
+import { isAddress } from '../sending/validate.js';
 import { defineTool } from './registry.js';
 import { Id, Input } from './schemas.js';
 import { BODY_PARAMETERS, SendOutput, sendOutbound, sendText } from './send_email.js';
@@ -20,6 +22,12 @@ export default defineTool({
   effect: 'write',
   async handler(ctx, input) {
     const thread = await visibleThread(ctx.rt, ctx.access, input.thread_id);
+    // A received mail without a usable From opened it: a reply would wait in the queue for nobody.
+    if (!isAddress(thread.contact)) {
+      throw new MailboxError('invalid_argument', { parameter: 'thread_id' }, {
+        reason: "ce fil n'a pas de correspondant : le message reçu ne donnait aucune adresse d'expéditeur utilisable (From). Écrivez avec send_email si vous connaissez l'adresse.",
+      });
+    }
     return sendOutbound(ctx, input, {
       inboxId: thread.inbox_id,
       thread,

@@ -133,7 +133,7 @@ export const ThreadSchema = Output({
   id: Id('thread'),
   inbox_id: Id('inbox'),
   subject: Type.String(),
-  contact: Type.String(),
+  contact: Nullable(Type.String()),
   contact_name: Nullable(Type.String()),
   labels: Type.Array(Type.String()),
   archived: Type.Boolean(),

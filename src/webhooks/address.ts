@@ -3,11 +3,13 @@
  * A URL is checked when declared, and its host resolved and checked again before every delivery, which
  * then connects to the very address checked (src/webhooks/client.ts): a name that starts pointing
  * inside later (DNS rebinding) is refused at delivery.
- * Refused: loopback (allowed by WEBHOOK_ALLOW_LOOPBACK, for tests), private (RFC 1918, fc00::/7),
- * link-local (169.254/16, fe80::/10), shared CGNAT 100.64/10, unspecified, multicast, reserved, the cloud
- * metadata addresses and names, and IPv6 forms embedding a refused IPv4 (mapped, NAT64).
+ * Refused: every range of the IANA special-purpose registries that is not globally reachable (table
+ * below), multicast, IPv6 outside global unicast, the cloud metadata addresses and names, and the
+ * machine's own addresses. IPv6 forms that carry an IPv4 address are judged by that address.
+ * Loopback is allowed by WEBHOOK_ALLOW_LOOPBACK, for tests.
  */
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Config } from '../config.js';
 import { createDns } from '../domains/dns.js';
 
@@ -20,7 +22,17 @@ function ranges(v4: string[], v6: string[]): BlockList {
 
 const LOOPBACK = ranges(['127.0.0.0/8'], ['::1/128']);
 
-/** In order: the first range an address falls in names the refusal. */
+/**
+ * In order: the first range an address falls in names the refusal. Beside the metadata addresses and
+ * multicast, these are the rows "Globally Reachable: False" of the IANA IPv4 and IPv6 Special-Purpose
+ * Address Registries (https://www.iana.org/assignments/iana-ipv4-special-registry/,
+ * https://www.iana.org/assignments/iana-ipv6-special-registry/, as of 2025), plus 192.88.99.0/24
+ * (deprecated 6to4 relays, "N/A"). Where such a row holds a few globally reachable entries (anycast
+ * service addresses, AMT, AS112, ORCHIDv2 and DET identifiers in 192.0.0.0/24 and 2001::/23), the
+ * whole row stays refused: none of them is a web server. The IPv6 forms that carry an IPv4 address
+ * (::ffff:0:0/96, ::/96, ::ffff:0:0:0/96, 64:ff9b::/96, 2002::/16, Teredo 2001::/32) never reach this
+ * table: they are judged by that address (embeddedIpv4s).
+ */
 const REFUSED: [string, BlockList][] = [
   ['métadonnées du nuage', ranges(['169.254.169.254/32', '100.100.100.200/32'], ['fd00:ec2::254/128'])],
   ['boucle locale', LOOPBACK],
@@ -28,9 +40,34 @@ const REFUSED: [string, BlockList][] = [
   ['lien local', ranges(['169.254.0.0/16'], ['fe80::/10'])],
   ['réseau partagé (CGNAT)', ranges(['100.64.0.0/10'], [])],
   ['adresse non spécifiée', ranges(['0.0.0.0/8'], ['::/128'])],
+  ['documentation', ranges(['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24'], ['2001:db8::/32', '3fff::/20'])],
+  ['banc d\'essai', ranges(['198.18.0.0/15'], ['2001:2::/48'])],
+  ['protocoles de l\'IETF', ranges(['192.0.0.0/24'], ['2001::/23'])],
+  ['relais 6to4 abandonné', ranges(['192.88.99.0/24'], [])],
+  ['traduction IPv4/IPv6 locale', ranges([], ['64:ff9b:1::/48'])],
+  ['préfixe à jeter', ranges([], ['100::/64', '100:0:0:1::/64'])],
+  ['identifiants SRv6', ranges([], ['5f00::/16'])],
   ['multidiffusion', ranges(['224.0.0.0/4'], ['ff00::/8'])],
   ['adresse réservée', ranges(['240.0.0.0/4'], [])],
 ];
+
+/** Outside 2000::/3, IPv6 is special or reserved by the IETF (IANA IPv6 Address Space registry). */
+const GLOBAL_UNICAST = ranges([], ['2000::/3']);
+
+/** How long the machine's own addresses are trusted before they are read again. */
+const OWN_ADDRESSES_MS = 10_000;
+let own: { list: BlockList; until: number } | null = null;
+
+/** The addresses of this machine's interfaces (loopback left to the table), read again every 10 s. */
+function ownAddresses(): BlockList {
+  if (own && performance.now() < own.until) return own.list;
+  const list = new BlockList();
+  for (const nets of Object.values(networkInterfaces())) {
+    for (const net of nets ?? []) if (!net.internal) list.addAddress(net.address, net.family === 'IPv6' ? 'ipv6' : 'ipv4');
+  }
+  own = { list, until: performance.now() + OWN_ADDRESSES_MS };
+  return list;
+}
 
 /** Names that are the metadata services, or private by construction (RFC 6761, RFC 6762, RFC 8375, ICANN `.internal`). */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data']);
@@ -55,23 +92,39 @@ function ipv6Bytes(ip: string): number[] | null {
   return all.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-/** The IPv4 address an IPv6 one carries as mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96), if any. */
-function embeddedIpv4(ip: string): string | null {
+const startsWith = (bytes: number[], prefix: number[]): boolean => prefix.every((byte, i) => bytes[i] === byte);
+const dotted = (bytes: number[]): string => bytes.join('.');
+const ZEROS_8 = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/**
+ * The IPv4 addresses an IPv6 one carries, by which it is judged (empty when none): IPv4-mapped
+ * ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96, IPv4-compatible ::/96 (but :: and ::1), NAT64
+ * 64:ff9b::/96, 6to4 2002::/16 (bits 16-47), and Teredo 2001::/32 (its server, bits 32-63, and its
+ * client, the last 32 bits inverted).
+ */
+function embeddedIpv4s(ip: string): string[] {
   const bytes = ipv6Bytes(ip);
-  if (!bytes) return null;
-  const prefix = bytes.slice(0, 12).join('.');
-  if (prefix !== '0.0.0.0.0.0.0.0.0.0.255.255' && prefix !== '0.100.255.155.0.0.0.0.0.0.0.0') return null;
-  return bytes.slice(12).join('.');
+  if (!bytes) return [];
+  const last = bytes.slice(12);
+  if (startsWith(bytes, [...ZEROS_8, 0, 0, 0xff, 0xff])) return [dotted(last)];
+  if (startsWith(bytes, [...ZEROS_8, 0xff, 0xff, 0, 0])) return [dotted(last)];
+  if (startsWith(bytes, [...ZEROS_8, 0, 0, 0, 0]) && !['0.0.0.0', '0.0.0.1'].includes(dotted(last))) return [dotted(last)];
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...ZEROS_8])) return [dotted(last)];
+  if (startsWith(bytes, [0x20, 0x02])) return [dotted(bytes.slice(2, 6))];
+  if (startsWith(bytes, [0x20, 0x01, 0, 0])) return [dotted(bytes.slice(4, 8)), dotted(last.map((b) => b ^ 0xff))];
+  return [];
 }
 
 /** Why an IP address is refused as a webhook destination, in French, or null when it is allowed. */
 function refusedAddress(config: Config, ip: string): string | null {
   const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  const inner = family === 'ipv6' ? embeddedIpv4(ip) : null;
-  if (inner) return refusedAddress(config, inner);
+  const inner = family === 'ipv6' ? embeddedIpv4s(ip) : [];
+  if (inner.length) return inner.map((address) => refusedAddress(config, address)).find(Boolean) ?? null;
   if (config.webhookAllowLoopback && LOOPBACK.check(ip, family)) return null;
+  if (ownAddresses().check(ip, family)) return `adresse de cette machine : ${ip}`;
   const hit = REFUSED.find(([, list]) => list.check(ip, family));
-  return hit ? `${hit[0]} : ${ip}` : null;
+  if (hit) return `${hit[0]} : ${ip}`;
+  return family === 'ipv6' && !GLOBAL_UNICAST.check(ip, family) ? `adresse réservée : ${ip}` : null;
 }
 
 /** A refusal of the URL itself, in French (for `invalid_argument` at declaration). */

@@ -22,9 +22,23 @@ export interface PostResult {
   ok: boolean;
   /** The HTTP status, when one arrived. */
   status: number | null;
-  /** Why it failed, in French (journalled at a give-up); null on success. */
+  /**
+   * Why it failed, in French, as the space reads it (webhook state, journal at a give-up); null on
+   * success. An HTTP status is named; every other failure reads NO_HTTP_ANSWER.
+   */
   error: string | null;
+  /** What went wrong below HTTP, for the operator's log only; null otherwise. */
+  detail: string | null;
 }
+
+/**
+ * The one reason a space reads for a failure without an HTTP answer (refused, reset, timeout, TLS, DNS,
+ * an address refused at delivery, not HTTP): telling them apart would let a space scan ports and
+ * hosts through its webhook.
+ */
+export const NO_HTTP_ANSWER = 'aucune réponse HTTP exploitable';
+
+const failure = (detail: string): PostResult => ({ ok: false, status: null, error: NO_HTTP_ANSWER, detail });
 
 /** A receiver's answer is read this far, then the connection is dropped: only its status matters. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -113,7 +127,7 @@ function describe(error: NodeJS.ErrnoException, timeoutMs: number): string {
 }
 
 const resultOf = (status: number): PostResult =>
-  status >= 200 && status < 300 ? { ok: true, status, error: null } : { ok: false, status, error: `réponse HTTP ${status}` };
+  status >= 200 && status < 300 ? { ok: true, status, error: null, detail: null } : { ok: false, status, error: `réponse HTTP ${status}`, detail: null };
 
 /** How one exchange ended; `silent`: the connection ended before any byte of an answer, and not by the timeout. */
 interface Exchange {
@@ -137,12 +151,12 @@ class Connection {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      this.finish({ ok: false, status: null, error: describe(error, timeoutMs) }, false, error.message !== 'timeout' && this.received === ''),
+      this.finish(failure(describe(error, timeoutMs)), false, error.message !== 'timeout' && this.received === ''),
     );
     socket.on('close', () => {
       // An answer framed by the connection's end is whole now.
       if (this.answer) this.finish(resultOf(this.answer.status), false);
-      else this.finish({ ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, false, this.received === '');
+      else this.finish(failure('connexion impossible (fermée avant la réponse)'), false, this.received === '');
       onClose(this);
     });
   }
@@ -168,12 +182,12 @@ class Connection {
     try {
       this.answer = readAnswer(this.received);
     } catch (error) {
-      return this.finish({ ok: false, status: null, error: `réponse illisible (${(error as Error).message})` }, false);
+      return this.finish(failure(`réponse illisible (${(error as Error).message})`), false);
     }
     if (this.answer?.complete) this.finish(resultOf(this.answer.status), this.answer.reusable);
     // A receiver that keeps talking loses the connection, not its status.
     else if (this.received.length > MAX_RESPONSE_BYTES) {
-      this.finish(this.answer ? resultOf(this.answer.status) : { ok: false, status: null, error: 'réponse illisible (trop longue)' }, false);
+      this.finish(this.answer ? resultOf(this.answer.status) : failure('réponse illisible (trop longue)'), false);
     }
   }
 
@@ -198,13 +212,13 @@ export class WebhookClient {
     this.context = createSecureContext(config.webhookCa ? { ca: [...rootCertificates, config.webhookCa] } : {});
   }
 
-  /** The checked address to connect to for the URL's host, or why there is none (in French). */
-  async target(url: URL): Promise<{ address: string } | { error: string }> {
+  /** The checked address to connect to for the URL's host, or the failed delivery there is none. */
+  async target(url: URL): Promise<{ address: string } | { failure: PostResult }> {
     try {
       return { address: await checkedAddress(this.config, url) };
     } catch (error) {
-      if (error instanceof WebhookUrlError) return { error: error.message };
-      if (error instanceof MailboxError) return { error: 'résolution DNS impossible' };
+      if (error instanceof WebhookUrlError) return { failure: failure(error.message) };
+      if (error instanceof MailboxError) return { failure: failure('résolution DNS impossible') };
       throw error;
     }
   }

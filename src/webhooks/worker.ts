@@ -70,8 +70,8 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
           continue;
         }
         const evtId = eventIdOf(body) ?? entryId;
-        const result = 'error' in target
-          ? { ok: false, status: null, error: target.error }
+        const result = 'failure' in target
+          ? target.failure
           : await client.post(url, target.address, signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body), body);
         if (result.ok && attempts === 0) {
           delivered.push(entryId);
@@ -80,10 +80,11 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
           if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'delivered' }))) return rt.clock.now();
           attempts = 0;
         } else if (++attempts > webhookRetryScheduleMs.length) {
-          rt.log.warn('webhook delivery given up', { space_id: spaceId, event_id: evtId, attempts, status: result.status });
+          rt.log.warn('webhook delivery given up', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
           if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'gave_up', attempts, error: result.error!, envelope: body }))) return rt.clock.now();
           attempts = 0;
         } else {
+          rt.log.info('webhook attempt failed', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
           const retryAt = rt.clock.now() + webhookRetryScheduleMs[attempts - 1]!;
           const current = await recordAttempt(rt, spaceId, hook, entryId, { kind: 'retry', attempts, nextAt: retryAt, error: result.error! });
           return current ? retryAt : rt.clock.now();

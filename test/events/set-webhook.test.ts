@@ -1,16 +1,21 @@
 /** set_webhook: the declaration, its secret, and every refusal (URL rules, SSRF guard, limits, configuration). */
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import t from 'tap';
 import { webhookContext } from '../../actors/webhook.js';
 import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
 import { open } from '../../src/crypto.js';
 import { spaceKeys } from '../../src/redis/keys.js';
+import { bareHost, checkedAddress } from '../../src/webhooks/address.js';
 import { startService } from '../helpers/service.js';
 
 const MASTER_KEY = randomBytes(32).toString('base64');
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, WEBHOOKS_DECLARED_PER_24H: '3' } });
-const PUBLIC_URL = 'https://203.0.113.10/crochets/mailbox';
+/** A public address, never called (no webhook worker here); the documentation ranges are refused. */
+const PUBLIC_IP = '93.184.215.14';
+const PUBLIC_URL = `https://${PUBLIC_IP}/crochets/mailbox`;
 
 const declare = (apiKey: string, url: string) => svc.call(apiKey, 'set_webhook', { url });
 const later = () => clock.advance(61_000);
@@ -18,7 +23,7 @@ const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}.te
 
 t.test('declares: secret shown once, stored sealed, journalled without it; a second declaration replaces', async (t) => {
   const { apiKey, spaceId } = await svc.space();
-  svc.dns.a('crochet.exemple.test', '198.51.100.7');
+  svc.dns.a('crochet.exemple.test', '93.184.215.15');
   const first = await declare(apiKey, 'https://Crochet.Exemple.TEST/recevoir?source=mailbox#ignoré');
   t.equal(first.status, 200, JSON.stringify(first.body.error ?? 'déclaré'));
   t.match(first.body, { replaced: false, url: 'https://crochet.exemple.test/recevoir?source=mailbox' });
@@ -50,11 +55,11 @@ t.test('declares: secret shown once, stored sealed, journalled without it; a sec
 t.test('URL rules: https only, 500 characters, an address, no credentials', async (t) => {
   const { apiKey, spaceId } = await svc.space();
   for (const url of [
-    'http://203.0.113.10/crochet',
-    'ftp://203.0.113.10/',
+    `http://${PUBLIC_IP}/crochet`,
+    `ftp://${PUBLIC_IP}/`,
     'pas une adresse',
-    `https://203.0.113.10/${'a'.repeat(480)}`,
-    'https://utilisateur:motdepasse@203.0.113.10/',
+    `https://${PUBLIC_IP}/${'a'.repeat(501 - `https://${PUBLIC_IP}/`.length)}`,
+    `https://utilisateur:motdepasse@${PUBLIC_IP}/`,
     '',
   ]) {
     const res = await declare(apiKey, url);
@@ -62,8 +67,8 @@ t.test('URL rules: https only, 500 characters, an address, no credentials', asyn
     t.equal(res.body.error.code, 'invalid_argument');
     t.equal(res.body.error.hint.parameter, 'url');
   }
-  t.equal((await declare(apiKey, `https://203.0.113.10/${'a'.repeat(478)}`)).status, 200, '500 characters pass');
-  t.match((await declare(apiKey, 'http://203.0.113.10/')).body.error.message, /https/);
+  t.equal((await declare(apiKey, `https://${PUBLIC_IP}/${'a'.repeat(499 - `https://${PUBLIC_IP}/`.length)}`)).status, 200, '500 characters pass');
+  t.match((await declare(apiKey, `http://${PUBLIC_IP}/`)).body.error.message, /https/);
   t.ok(await svc.rt.redis.exists(spaceKeys(spaceId).webhook));
 });
 
@@ -99,9 +104,51 @@ t.test('SSRF guard: internal addresses and names refused at declaration', async 
   t.equal(dns.status, 503);
   t.equal(dns.body.error.code, 'dns_unavailable');
   t.equal(await svc.rt.redis.exists(spaceKeys(spaceId).webhook), 0, 'nothing declared');
-  t.equal((await declare(apiKey, 'https://[2001:db8::10]/')).status, 200, 'a public IPv6 address passes');
+  t.equal((await declare(apiKey, 'https://[2606:4700:4700::1111]/')).status, 200, 'a public IPv6 address passes');
   later();
-  t.equal((await declare(apiKey, 'https://203.0.113.10:8443/')).status, 200, 'a public IPv4 address passes');
+  t.equal((await declare(apiKey, `https://${PUBLIC_IP}:8443/`)).status, 200, 'a public IPv4 address passes');
+});
+
+t.test('SSRF guard: special-purpose ranges of both IANA registries, IPv4 carried in IPv6, the machine itself', async (t) => {
+  const { apiKey } = await svc.space();
+  // [url, the refused address the message names]
+  const refused: [string, string][] = [
+    ['https://[::127.0.0.1]/', '127.0.0.1'], // IPv4-compatible ::/96
+    ['https://[::ffff:0:a00:1]/', '10.0.0.1'], // IPv4-translated ::ffff:0:0:0/96
+    ['https://[::ffff:169.254.169.254]/', '169.254.169.254'], // IPv4-mapped ::ffff:0:0/96
+    ['https://[64:ff9b::c0a8:101]/', '192.168.1.1'], // NAT64 64:ff9b::/96
+    ['https://[64:ff9b:1::101:101]/', '64:ff9b:1::101:101'], // local-use NAT64 64:ff9b:1::/48, whatever it carries
+    ['https://[2002:7f00:1::1]/', '127.0.0.1'], // 6to4 2002::/16
+    ['https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/', '10.0.0.1'], // Teredo: its client, inverted
+    ['https://[2001:0:a00:1:8000:63bf:fefe:fefe]/', '10.0.0.1'], // Teredo: its server
+    ['https://192.0.2.1/', '192.0.2.1'], ['https://198.51.100.7/', '198.51.100.7'], ['https://203.0.113.10/', '203.0.113.10'],
+    ['https://[2001:db8::10]/', '2001:db8::10'], ['https://[3fff::1]/', '3fff::1'], // documentation
+    ['https://198.18.0.1/', '198.18.0.1'], ['https://198.19.255.254/', '198.19.255.254'], ['https://[2001:2::1]/', '2001:2::1'], // benchmarking
+    ['https://192.0.0.8/', '192.0.0.8'], ['https://192.0.0.170/', '192.0.0.170'], ['https://[2001:10::1]/', '2001:10::1'], // IETF protocol assignments
+    ['https://192.88.99.1/', '192.88.99.1'], ['https://[100::1]/', '100::1'], ['https://[5f00::1]/', '5f00::1'],
+    ['https://[fec0::1]/', 'fec0::1'], ['https://[4000::1]/', '4000::1'], // IPv6 outside global unicast
+  ];
+  for (const [url, address] of refused) {
+    const res = await declare(apiKey, url);
+    t.equal(res.body.error?.code, 'invalid_argument', url);
+    t.ok(res.body.error?.message.includes(`: ${address})`), `${url}: ${res.body.error?.message}`);
+  }
+  const own = Object.values(networkInterfaces()).flat().find((net) => net && !net.internal && net.family === 'IPv4');
+  if (own) {
+    const res = await declare(apiKey, `https://${own.address}/`);
+    t.match(res.body.error?.message, `adresse de cette machine : ${own.address}`, 'an address of this machine');
+    const name = unique('moi');
+    svc.dns.a(name, own.address);
+    t.match((await declare(apiKey, `https://${name}/`)).body.error?.message, 'adresse de cette machine', 'a name pointing at it');
+  }
+
+  const config = loadConfig({});
+  for (const allowed of [
+    '[::ffff:93.184.215.14]', '[64:ff9b::5db8:d70e]', '[2002:5db8:d70e::1]', '[2001:0:4136:e378:8000:63bf:a247:28f1]', '[2a00:1450:4007:80e::200e]',
+  ]) {
+    const url = new URL(`https://${allowed}/`);
+    t.equal(await checkedAddress(config, url), bareHost(url), `${allowed}: carries or is a public address`);
+  }
 });
 
 t.test('webhook_too_soon: 60 s between declarations, the wait in the hint', async (t) => {
@@ -137,10 +184,10 @@ t.test('secret_in_message: a key or a secret in the URL', async (t) => {
   const { apiKey } = await svc.space();
   const other = await svc.space();
   for (const url of [
-    `https://203.0.113.10/crochet?cle=${apiKey}`,
-    `https://203.0.113.10/crochet?cle=${other.apiKey}`,
-    `https://203.0.113.10/${apiKey.slice(0, 12)}`,
-    `https://203.0.113.10/?s=whsec_${randomBytes(32).toString('base64')}`,
+    `https://${PUBLIC_IP}/crochet?cle=${apiKey}`,
+    `https://${PUBLIC_IP}/crochet?cle=${other.apiKey}`,
+    `https://${PUBLIC_IP}/${apiKey.slice(0, 12)}`,
+    `https://${PUBLIC_IP}/?s=whsec_${randomBytes(32).toString('base64')}`,
   ]) {
     const res = await declare(apiKey, url);
     t.equal(res.status, 422);

@@ -1,12 +1,15 @@
 /**
  * The webhook workers' HTTP/1.1 client (src/webhooks/client.ts): how it reads answers (framing by
  * length, chunks or the connection's end; interim answers skipped), and, against a real https receiver
- * on loopback, that keep-alive connections are reused and new ones resume the TLS session.
+ * on loopback, that keep-alive connections are reused and new ones resume the TLS session, and that a
+ * failure without an HTTP answer reads one generic reason (its detail is for the operator's log).
  */
+import { createServer } from 'node:net';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
-import { readAnswer, WebhookClient } from '../../src/webhooks/client.js';
-import { startReceiver } from '../helpers/webhooks.js';
+import { NO_HTTP_ANSWER, readAnswer, WebhookClient, type PostResult } from '../../src/webhooks/client.js';
+import { startDns } from '../helpers/dns.js';
+import { startReceiver, type Answer } from '../helpers/webhooks.js';
 
 t.test('answers are read as far as their framing', async (t) => {
   const cases: [string, string, ReturnType<typeof readAnswer>][] = [
@@ -36,7 +39,7 @@ t.test('keep-alive connections are reused; new ones resume the TLS session', asy
   const url = new URL(`${receiver.origin}/recevoir?x=1`);
   const post = (i: number) => client.post(url, '127.0.0.1', { 'webhook-id': `evt_${i}` }, JSON.stringify({ id: `evt_${i}`, type: 't' }));
 
-  for (let i = 0; i < 20; i++) t.same(await post(i), { ok: true, status: 200, error: null });
+  for (let i = 0; i < 20; i++) t.same(await post(i), { ok: true, status: 200, error: null, detail: null });
   t.same(receiver.handshakes, { full: 1, resumed: 0 }, 'one after the other: one connection');
   t.equal(receiver.received[0]!.path, '/recevoir?x=1');
   t.equal(receiver.received[0]!.headers.host, `localhost:${receiver.port}`);
@@ -45,7 +48,7 @@ t.test('keep-alive connections are reused; new ones resume the TLS session', asy
   t.same(receiver.handshakes, { full: 1, resumed: 3 }, 'four at once: three more connections, resumed');
 
   receiver.answer = () => ({ status: 410 });
-  t.same(await post(24), { ok: false, status: 410, error: 'réponse HTTP 410' });
+  t.same(await post(24), { ok: false, status: 410, error: 'réponse HTTP 410', detail: null });
   t.equal(receiver.handshakes.full + receiver.handshakes.resumed, 4, 'an error status keeps the connection');
 });
 
@@ -57,13 +60,13 @@ t.test('a kept-alive connection closed as the request leaves: sent again at once
   const post = (id: string) => client.post(url, '127.0.0.1', { 'webhook-id': id }, JSON.stringify({ id, type: 't' }));
   receiver.answer = (request, nth) => ({ status: 200, drop: request.id !== 'evt_first' && nth === 1 });
 
-  t.same(await post('evt_first'), { ok: true, status: 200, error: null });
-  t.same(await post('evt_raced'), { ok: true, status: 200, error: null }, 'the pooled connection dropped it; a new one delivered it');
+  t.same(await post('evt_first'), { ok: true, status: 200, error: null, detail: null });
+  t.same(await post('evt_raced'), { ok: true, status: 200, error: null, detail: null }, 'the pooled connection dropped it; a new one delivered it');
   t.same(receiver.received.map((r) => r.id), ['evt_first', 'evt_raced', 'evt_raced']);
   t.same(receiver.handshakes, { full: 1, resumed: 1 });
 
   client.close();
-  t.same(await post('evt_fresh'), { ok: false, status: null, error: 'connexion impossible (fermée avant la réponse)' }, 'on a new connection it is a failure: the retry schedule takes it');
+  t.same(await post('evt_fresh'), { ok: false, status: null, error: NO_HTTP_ANSWER, detail: 'connexion impossible (fermée avant la réponse)' }, 'on a new connection it is a failure: the retry schedule takes it');
   t.equal(receiver.received.filter((r) => r.id === 'evt_fresh').length, 1);
 });
 
@@ -72,6 +75,39 @@ t.test('the certificate is checked against the URL host, not the address connect
   const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile }));
   t.teardown(() => client.close());
   const result = await client.post(new URL(`https://autre.test:${receiver.port}/`), '127.0.0.1', {}, '{}');
-  t.same(result, { ok: false, status: null, error: 'certificat refusé (ERR_TLS_CERT_ALTNAME_INVALID)' });
+  t.same(result, { ok: false, status: null, error: NO_HTTP_ANSWER, detail: 'certificat refusé (ERR_TLS_CERT_ALTNAME_INVALID)' });
   t.equal(receiver.received.length, 0);
+});
+
+t.test('a failure without an HTTP answer reads one generic reason; only the detail tells refused, timeout, TLS, DNS or not HTTP', async (t) => {
+  const receiver = await startReceiver();
+  const dns = await startDns();
+  t.teardown(() => dns.close());
+  const client = new WebhookClient(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_TIMEOUT_MS: '300', DNS_SERVERS: dns.address }));
+  t.teardown(() => client.close());
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as { port: number }).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const post = (origin: string, answer: Answer) => {
+    receiver.answer = () => answer;
+    return client.post(new URL(`${origin}/`), '127.0.0.1', {}, '{}');
+  };
+  const target = async (url: string) => {
+    const found = await client.target(new URL(url));
+    return 'failure' in found ? found.failure : null;
+  };
+  dns.a('interne.test', '10.0.0.9');
+  const failures: [string, PostResult | null, RegExp][] = [
+    ['refused', await post(`https://localhost:${closedPort}`, { status: 200 }), /ECONNREFUSED/],
+    ['timeout', await post(receiver.origin, { status: 200, delayMs: 1000 }), /0\.3 s/],
+    ['TLS', await post(`https://autre.test:${receiver.port}`, { status: 200 }), /certificat/],
+    ['not HTTP', await post(receiver.origin, { status: 200, raw: 'SSH-2.0-OpenSSH_9.2\r\n\r\n' }), /illisible/],
+    ['address refused at delivery', await target('https://interne.test/'), /10\.0\.0\.9/],
+    ['unknown name', await target('https://inconnu.test/'), /aucune adresse/],
+  ];
+  dns.servfail = true;
+  failures.push(['DNS failure', await target('https://panne.test/'), /DNS/]);
+  for (const [name, result, detail] of failures) t.match(result, { ok: false, status: null, error: NO_HTTP_ANSWER, detail }, name);
+  t.same(await post(receiver.origin, { status: 502 }), { ok: false, status: 502, error: 'réponse HTTP 502', detail: null }, 'an HTTP status is named');
 });

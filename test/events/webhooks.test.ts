@@ -128,7 +128,11 @@ t.test('after the last retry the event is given up, journalled, and the next one
   });
 });
 
-t.test('the SSRF guard runs again at delivery: a name now pointing inside is not called', async (t) => {
+t.test('the SSRF guard runs again at delivery: a name now pointing inside is not called; the space reads a generic reason, the operator the detail', async (t) => {
+  const logged: Record<string, unknown>[] = [];
+  const { warn } = svc.rt.log;
+  svc.rt.log.warn = (msg, fields) => void (msg === 'webhook delivery given up' && logged.push(fields!));
+  t.teardown(() => void (svc.rt.log.warn = warn));
   svc.dns.a('rebind.test', '127.0.0.1');
   const { apiKey, spaceId, inboxId } = await space(svc, '/rebind', 'rebind.test');
   await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
@@ -140,7 +144,10 @@ t.test('the SSRF guard runs again at delivery: a name now pointing inside is not
     await new Promise((r) => setTimeout(r, 50));
     line = (await svc.call(apiKey, 'list_events', { inbox_id: inboxId })).body.events.find((e: any) => e.kind === 'webhook.gave_up');
   }
-  t.match(line?.text, /après 4 tentatives : rebind\.test pointe vers une adresse interne \(réseau privé : 10\.0\.0\.7\)\.$/);
+  t.match(line?.text, /après 4 tentatives : aucune réponse HTTP exploitable$/);
+  t.notMatch(JSON.stringify(line), /10\.0\.0\.7|interne/, 'nothing tells the space why');
+  t.notMatch(await svc.rt.redis.hget(spaceKeys(spaceId).webhook, 'last_error'), /10\.0\.0\.7/);
+  t.match(logged.find((fields) => fields.space_id === spaceId), { detail: 'rebind.test pointe vers une adresse interne (réseau privé : 10.0.0.7).' });
   t.equal(receiver.received.filter(fromSpace(spaceId, 'mail.')).length, 0, 'never connected');
 });
 

@@ -75,11 +75,11 @@ export const EXAMPLES: Record<string, Example> = {
   },
   list_domains: async () => ({}),
   remove_domain: async (ctx) => ({ domain: (await newDomain(ctx)).domain, confirm: true }),
-  // A documentation address (TEST-NET-3): public, so accepted, and never reached (no webhook worker here).
+  // A public address (the documentation ranges are refused), never reached: no webhook worker here.
   // The 60 s between declarations is moved aside so the example can run again in the same space.
   set_webhook: async ({ svc, spaceId }) => {
     await svc.rt.redis.hdel(spaceKeys(spaceId).webhook, 'declared_at');
-    return { url: 'https://203.0.113.10/webhooks/mailbox' };
+    return { url: 'https://93.184.215.14/webhooks/mailbox' };
   },
   event_feed: async () => ({ limit: 10 }),
   send_email: (ctx) => selfSendArgs(ctx),

@@ -23,8 +23,11 @@ export interface Received {
   at: number;
 }
 
-/** How the receiver answers one request: a status, optionally after a delay (ms); or `drop`: the connection closed, no answer. */
-export type Answer = { status: number; delayMs?: number; drop?: boolean };
+/**
+ * How the receiver answers one request: a status, optionally after a delay (ms); or `drop`: the
+ * connection closed, no answer; or `raw`: these bytes instead of an HTTP answer, then the end.
+ */
+export type Answer = { status: number; delayMs?: number; drop?: boolean; raw?: string };
 
 export interface Receiver {
   /** `https://localhost:<port>`: append a path. */
@@ -68,8 +71,9 @@ export async function startReceiver(): Promise<Receiver> {
       counts.set(request.id, nth);
       receiver.received.push(request);
       for (const wake of waiters) wake();
-      const { status, delayMs, drop } = receiver.answer(request, nth);
+      const { status, delayMs, drop, raw } = receiver.answer(request, nth);
       if (drop) return void req.socket.destroy();
+      if (raw !== undefined) return void req.socket.end(raw);
       const reply = () => res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       if (delayMs) setTimeout(reply, delayMs);
       else reply();
