@@ -1,4 +1,5 @@
 import { MailboxError, type ErrorBody } from '../errors.js';
+import type { Tool } from '../tools/registry.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 import { statusLine } from './uws.js';
 
@@ -110,12 +111,14 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
+export const takesIdempotencyKey = (tool: Tool | undefined): boolean => tool?.input.properties.idempotency_key !== undefined;
+
 /**
  * The `Idempotency-Key` header is the `idempotency_key` parameter of the tools that take one: used
  * when the body has none, refused when the body has another. Other tools ignore it.
  */
-export function withIdempotencyHeader(body: unknown, header: string | undefined, takesKey: boolean): unknown {
-  if (header === undefined || !takesKey || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+export function withIdempotencyHeader(body: unknown, header: string | undefined, tool: Tool | undefined): unknown {
+  if (header === undefined || !takesIdempotencyKey(tool) || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const input = body as Record<string, unknown>;
   const field = input.idempotency_key;
   if (field === undefined || field === null) return Object.assign(Object.create(null), input, { idempotency_key: header });

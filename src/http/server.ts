@@ -49,8 +49,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     const tool = req.getParameter(0) ?? '';
     handle(res, req, async (request, body) => {
       const access = await authenticate(rt, bearerOf(request.headers));
-      const takesKey = toolByName.get(tool)?.input.properties.idempotency_key !== undefined;
-      const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], takesKey);
+      const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], toolByName.get(tool));
       const { output } = await callTool(rt, access, tool, input);
       return jsonReply(200, output);
     });

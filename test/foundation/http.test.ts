@@ -94,6 +94,7 @@ t.test('GET /v1/openapi.json is generated from the registry', async (t) => {
     t.ok(op, `${tool.name} documented`);
     t.same(op.requestBody.content['application/json'].schema, JSON.parse(JSON.stringify(tool.input)));
     t.same(op.responses['200'].content['application/json'].schema, JSON.parse(JSON.stringify(tool.output)));
+    t.equal(op.parameters?.[0]?.name, 'idempotency_key' in tool.input.properties ? 'Idempotency-Key' : undefined, `${tool.name} Idempotency-Key header`);
   }
 });
 
