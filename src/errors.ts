@@ -24,6 +24,7 @@ const TABLE = {
   not_found: { status: 404, message: (d) => `${d.reason ?? "L'objet demandé n'existe pas pour cette clé."} Vérifiez l'identifiant.` },
   rate_limited: { status: 429, message: (d) => `Trop de requêtes pour cette clé.${wait(d)}` },
   internal: { status: 500, message: () => "Erreur interne du service. Réessayez dans un instant ; pour une écriture, vérifiez d'abord si elle a eu lieu (une clé d'idempotence rend la reprise sûre)." },
+  service_unavailable: { status: 503, message: (d) => `Le stockage du service ne répond pas. L'écriture demandée a pu avoir lieu ou non : réessayez la même requête avec la même idempotency_key, qui ne l'écrira pas deux fois.${wait(d)}` },
   payload_too_large: { status: 413, message: (d) => `Requête trop volumineuse${typeof d.max_bytes === 'number' ? ` (au plus ${d.max_bytes} octets)` : ''}. Réduisez le contenu.` },
 
   // interface.md part 7.
@@ -123,9 +124,30 @@ export class MailboxError extends Error {
   }
 }
 
-/** Anything thrown that is not a MailboxError becomes `internal`; the cause is logged, never shown. */
-export const asMailboxError = (error: unknown): MailboxError =>
-  error instanceof MailboxError ? error : new MailboxError('internal');
+/** What a client waits before retrying when Redis is away (the offline-queue bound is about 1 s: src/redis/connect.ts). */
+export const STORAGE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The failures of ioredis that mean "Redis is not reachable right now", not "this command is wrong":
+ * the per-request retry cap, a closed or unwritable connection, a command timeout, a Cluster that is
+ * down, failing over or still loading. Matched by name and message: the core imports no client library.
+ */
+const STORAGE_DOWN_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
+const STORAGE_DOWN_MESSAGE =
+  /^(Connection is closed\.|Command timed out|Stream isn't writeable|Cluster isn't ready|Too many Cluster redirections|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING|READONLY|connect ETIMEDOUT|connect ECONNREFUSED|read ECONNRESET|write EPIPE)/;
+
+export const isStorageUnavailable = (error: unknown): boolean =>
+  error instanceof Error && (STORAGE_DOWN_NAMES.has(error.name) || STORAGE_DOWN_MESSAGE.test(error.message));
+
+/**
+ * Anything thrown that is not a MailboxError becomes `internal` (the cause is logged, never shown),
+ * except Redis being unreachable: `service_unavailable`, so the client retries with its idempotency_key.
+ */
+export const asMailboxError = (error: unknown): MailboxError => {
+  if (error instanceof MailboxError) return error;
+  if (isStorageUnavailable(error)) return new MailboxError('service_unavailable', { retry_after_seconds: STORAGE_RETRY_AFTER_SECONDS });
+  return new MailboxError('internal');
+};
 
 export const statusOf = (code: ErrorCode, hint: Hint = {}): number => {
   const spec: ErrorSpec = TABLE[code];

@@ -1,4 +1,5 @@
 import { MailboxError, type ErrorBody } from '../errors.js';
+import type { Tool } from '../tools/registry.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 import { statusLine } from './uws.js';
 
@@ -13,9 +14,11 @@ export interface IncomingRequest {
 }
 
 export function readRequest(res: HttpResponse, req: HttpRequest): IncomingRequest {
-  const headers: Record<string, string> = {};
+  // A repeated header is combined as HTTP does ("a, b"), never last-one-wins: two Authorization
+  // headers then make no single bearer, hence `unauthorized`.
+  const headers: Record<string, string> = Object.create(null);
   req.forEach((key, value) => {
-    headers[key] = value;
+    headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
   });
   const incoming: IncomingRequest = {
     method: req.getCaseSensitiveMethod(),
@@ -91,12 +94,36 @@ export function bearerOf(headers: Record<string, string>): string | null {
   return match ? match[1]! : null;
 }
 
-/** An empty body is `{}` (decisions.md 1); anything else must be JSON. */
+/**
+ * Every object of a body gets no prototype: a `__proto__` key stays an ordinary (unknown) parameter,
+ * which no later copy can turn into a prototype that hides it from validation and hashing.
+ */
+const withoutPrototype = (_key: string, value: unknown): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
+
+/** An empty body is `{}` (decisions.md 1); anything else must be JSON. The one parser of request bodies. */
 export function parseJson(body: Buffer): unknown {
-  if (body.length === 0) return {};
+  if (body.length === 0) return Object.create(null);
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8'), withoutPrototype);
   } catch {
     throw new MailboxError('invalid_argument', null, { reason: "le corps n'est pas du JSON valide." });
   }
+}
+
+export const takesIdempotencyKey = (tool: Tool | undefined): boolean => tool?.input.properties.idempotency_key !== undefined;
+
+/**
+ * The `Idempotency-Key` header is the `idempotency_key` parameter of the tools that take one: used
+ * when the body has none, refused when the body has another. Other tools ignore it.
+ */
+export function withIdempotencyHeader(body: unknown, header: string | undefined, tool: Tool | undefined): unknown {
+  if (header === undefined || !takesIdempotencyKey(tool) || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const input = body as Record<string, unknown>;
+  const field = input.idempotency_key;
+  if (field === undefined || field === null) return Object.assign(Object.create(null), input, { idempotency_key: header });
+  if (field !== header) {
+    throw new MailboxError('invalid_argument', { parameter: 'idempotency_key' }, { reason: "l'en-tête Idempotency-Key et le champ idempotency_key diffèrent ; n'en donnez qu'un, ou le même." });
+  }
+  return body;
 }

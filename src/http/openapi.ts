@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, statusOf } from '../errors.js';
 import { TOOLS } from '../tools/index.js';
+import { takesIdempotencyKey } from './io.js';
 import { VERSION } from '../version.js';
 
 /** JSON of a TypeBox schema without its symbol keys. */
@@ -22,6 +23,14 @@ const ErrorBody = {
   },
 };
 
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'le paramètre idempotency_key, donné en en-tête ; un champ idempotency_key différent est refusé',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 /** The OpenAPI document, generated from the same schemas as HTTP validation and MCP. */
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
@@ -34,6 +43,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         'x-permission': tool.permission,
         'x-verified-required': tool.verifiedRequired,
         'x-effect': tool.effect,
+        ...(takesIdempotencyKey(tool) ? { parameters: [IDEMPOTENCY_HEADER] } : {}),
         requestBody: { required: true, content: { 'application/json': { schema: plain(tool.input) } } },
         responses: {
           200: { description: 'OK', content: { 'application/json': { schema: plain(tool.output) } } },

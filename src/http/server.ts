@@ -10,7 +10,8 @@ import { handleMcp } from './mcp-bridge.js';
 import { redisAnswers } from '../redis/connect.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
-import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, type IncomingRequest, type Reply } from './io.js';
+import { toolByName } from '../tools/index.js';
+import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, withIdempotencyHeader, type IncomingRequest, type Reply } from './io.js';
 import { openApiDocument } from './openapi.js';
 import { registerUnsubscribe } from './unsubscribe.js';
 import { uws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
@@ -49,7 +50,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     const tool = req.getParameter(0) ?? '';
     handle(res, req, async (request, body) => {
       const access = await authenticate(rt, bearerOf(request.headers));
-      const { output } = await callTool(rt, access, tool, parseJson(body));
+      const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], toolByName.get(tool));
+      const { output } = await callTool(rt, access, tool, input);
       return jsonReply(200, output);
     });
   });

@@ -3,12 +3,12 @@
  * Streamable HTTP), bound to the caller's access, so any front end answers any request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Access } from '../../actors/space.js';
-import { asMailboxError } from '../errors.js';
+import { asMailboxError, MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
-import { TOOLS } from '../tools/index.js';
+import { TOOLS, toolByName } from '../tools/index.js';
 import { VERSION } from '../version.js';
 
 const INSTRUCTIONS =
@@ -28,25 +28,50 @@ const TOOL_LIST = TOOLS.map((tool) => ({
   },
 }));
 
+/** A protocol-level refusal: JSON-RPC -32602, the French message, the error object of decisions.md 1 as data. */
+function invalidParams(refusal: MailboxError): never {
+  throw new McpError(ErrorCode.InvalidParams, refusal.message, refusal.toBody());
+}
+
+/** A tool's answer, or its refusal as an isError result (decisions.md 1). */
+async function runTool(rt: Runtime, access: Access, name: string, args: unknown): Promise<CallToolResult> {
+  try {
+    const { output, text } = await callTool(rt, access, name, args);
+    return { content: [{ type: 'text', text: text() }], structuredContent: output };
+  } catch (error) {
+    const refusal = asMailboxError(error);
+    if (refusal.code === 'internal') rt.log.error('tool failed', { tool: name, error: String((error as Error)?.stack ?? error) });
+    // No structuredContent on errors: the SDK client would validate it against the outputSchema.
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text: refusal.message },
+        { type: 'text', text: JSON.stringify(refusal.toBody()) },
+      ],
+    };
+  }
+}
+
 export function createMcpServer(rt: Runtime, access: Access): Server {
   const server = new Server({ name: 'mailbox', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST as never }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    try {
-      const { output, text } = await callTool(rt, access, request.params.name, request.params.arguments ?? {});
-      return { content: [{ type: 'text', text: text() }], structuredContent: output };
-    } catch (error) {
-      const refusal = asMailboxError(error);
-      if (refusal.code === 'internal') rt.log.error('tool failed', { tool: request.params.name, error: String((error as Error)?.stack ?? error) });
-      // No structuredContent on errors: the SDK client would validate it against the outputSchema.
-      return {
-        isError: true,
-        content: [
-          { type: 'text', text: refusal.message },
-          { type: 'text', text: JSON.stringify(refusal.toBody()) },
-        ],
-      };
+  // tools/call goes through the fallback, not setRequestHandler: the SDK parses a registered method's
+  // request with its schema before anything else, so a call whose `arguments` is not an object was
+  // answered -32603 (internal) with zod's English, and a `__proto__` argument was silently dropped
+  // (the tool must see it, to refuse it as over HTTP). Here the raw request is checked by us:
+  // -32602 (invalid params) in French, then the arguments as sent go to the one dispatch. As MCP
+  // 2025-11-25 (SEP-1303) has it, a malformed call and an unknown tool are protocol errors; the tool's
+  // own parameters are checked by the tool, and refused as an isError result the model can read.
+  server.fallbackRequestHandler = async (raw) => {
+    if (raw.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Méthode inconnue : ${raw.method}.`);
+    const parsed = CallToolRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const parameter = String(parsed.error.issues[0]?.path[1] ?? 'params');
+      invalidParams(new MailboxError('invalid_argument', { parameter }, { reason: parameter === 'arguments' ? 'doit être un objet.' : 'requête tools/call mal formée.' }));
     }
-  });
+    const { name } = parsed.data.params;
+    if (!toolByName.has(name)) invalidParams(new MailboxError('not_found', null, { reason: `L'outil « ${name} » n'existe pas.` }));
+    return runTool(rt, access, name, (raw.params as { arguments?: unknown }).arguments ?? {});
+  };
   return server;
 }

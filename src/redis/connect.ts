@@ -8,9 +8,29 @@ export interface RedisTarget {
   clusterNodes?: { host: string; port: number }[] | null;
 }
 
+/**
+ * How long a request may wait for Redis (docs/operations.md, "Redis outage"). While Redis is away a
+ * command waits in the offline queue until two reconnection attempts have failed, then fails: about
+ * 1 s when the server refuses, at most 2 × (1.5 s connect + 0.5 s delay) when it does not answer at
+ * all. A command already sent to a server that hangs fails after 5 s. Those failures answer
+ * `service_unavailable` (src/errors.ts). Reconnection never stops and is retried every 0.5 s at
+ * most, so service resumes within half a second of Redis coming back. The command timeout is longer
+ * than the offline-queue bound on purpose: a command that timed out while still queued would
+ * otherwise be sent anyway at reconnection, after its caller had been told 503.
+ */
+const REQUEST_BOUNDS = {
+  maxRetriesPerRequest: 1,
+  retryStrategy: (attempt: number) => Math.min(attempt * 100, 500),
+  connectTimeout: 1500,
+  commandTimeout: 5000,
+};
+
+/** A connection for blocking reads (BullMQ workers): no retry cap, and a block outlives the command timeout. */
+export const BLOCKING_OPTIONS = { maxRetriesPerRequest: null, commandTimeout: undefined };
+
 /** One factory for a single node (`REDIS_URL`, `redis://...` or a unix socket path) or a Redis Cluster. */
 export function createRedis(target: RedisTarget, options: { lazy?: boolean } = {}): RedisClient {
-  const common = { maxRetriesPerRequest: 3, lazyConnect: options.lazy ?? false };
+  const common = { ...REQUEST_BOUNDS, lazyConnect: options.lazy ?? false };
   if (target.clusterNodes?.length) {
     const cluster = new Cluster(target.clusterNodes, { redisOptions: common, enableReadyCheck: true });
     cluster.on('+node', (node: Redis) => coalesceWrites(node));

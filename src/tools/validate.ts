@@ -54,7 +54,8 @@ export class InputValidator<T extends TObject> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new MailboxError('invalid_argument', null, { reason: 'le corps doit être un objet JSON.' });
     }
-    const input: Record<string, unknown> = {};
+    // No prototype: `input.__proto__ = value` would set one and hide the parameter from the check and the hash.
+    const input: Record<string, unknown> = Object.create(null);
     for (const [name, value] of Object.entries(body)) {
       if (value === null && this.optional.has(name)) continue;
       input[name] = value;

@@ -5,7 +5,7 @@
 import { Cluster } from 'ioredis';
 import { Worker } from 'bullmq';
 import { recheckDomain } from '../../actors/domain.js';
-import type { RedisClient } from '../redis/connect.js';
+import { BLOCKING_OPTIONS, type RedisClient } from '../redis/connect.js';
 import { QUEUE_PREFIX } from '../redis/keys.js';
 import type { Runtime } from '../runtime.js';
 import { DOMAIN_QUEUE, type RecheckJob } from '../redis/queues.js';
@@ -14,11 +14,11 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** A worker blocks on its own connection, which BullMQ wants without a per-request retry cap. */
+/** A worker blocks on its own connection, which BullMQ wants without a per-request retry cap or command timeout. */
 export const blockingConnection = (redis: RedisClient): RedisClient =>
   redis instanceof Cluster
-    ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, maxRetriesPerRequest: null } })
-    : redis.duplicate({ maxRetriesPerRequest: null });
+    ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...BLOCKING_OPTIONS } })
+    : redis.duplicate(BLOCKING_OPTIONS);
 
 export function startDomainWorker(rt: Runtime): RunningWorker {
   const connection = blockingConnection(rt.redis);

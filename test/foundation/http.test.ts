@@ -1,4 +1,5 @@
 /** The HTTP front end: authentication, routing, bodies, error bodies, OpenAPI, health. */
+import { connect } from 'node:net';
 import t from 'tap';
 import { TOOLS } from '../../src/tools/index.js';
 import { startService } from '../helpers/service.js';
@@ -19,6 +20,30 @@ t.test('unauthorized without a key, with a malformed or unknown one', async (t) 
   }
   const basic = await fetch(`${svc.url}/v1/get_settings`, { method: 'POST', headers: { authorization: `Basic ${apiKey}` } });
   t.equal(basic.status, 401);
+});
+
+/** A request written by hand, so that a header can appear twice on the wire (fetch would merge them). */
+function rawPost(path: string, headerLines: string[]): Promise<{ status: number; body: any }> {
+  const { port } = new URL(svc.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write([`POST ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'content-length: 0', 'connection: close', ...headerLines, '', ''].join('\r\n'));
+    });
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) }));
+  });
+}
+
+t.test('two Authorization headers are refused, whichever comes last', async (t) => {
+  const other = await svc.space();
+  t.equal((await rawPost('/v1/get_settings', [`authorization: Bearer ${apiKey}`])).status, 200, 'one header: fine');
+  for (const pair of [[apiKey, other.apiKey], [apiKey, 'nope'], ['nope', apiKey], [apiKey, apiKey]]) {
+    const res = await rawPost('/v1/get_settings', pair.map((key) => `authorization: Bearer ${key}`));
+    t.equal(res.status, 401);
+    t.equal(res.body.error.code, 'unauthorized');
+  }
 });
 
 t.test('an unknown tool or route is not_found', async (t) => {
@@ -69,6 +94,7 @@ t.test('GET /v1/openapi.json is generated from the registry', async (t) => {
     t.ok(op, `${tool.name} documented`);
     t.same(op.requestBody.content['application/json'].schema, JSON.parse(JSON.stringify(tool.input)));
     t.same(op.responses['200'].content['application/json'].schema, JSON.parse(JSON.stringify(tool.output)));
+    t.equal(op.parameters?.[0]?.name, 'idempotency_key' in tool.input.properties ? 'Idempotency-Key' : undefined, `${tool.name} Idempotency-Key header`);
   }
 });
 

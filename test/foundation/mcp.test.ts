@@ -55,8 +55,6 @@ t.test('a refusal over MCP: isError, the French message, then the error object; 
   t.equal(body.error.code, 'invalid_argument');
   t.equal(body.error.hint.parameter, 'surprise');
   t.equal(message!.text, body.error.message);
-  const unknown = await client.callTool({ name: 'send_pigeon', arguments: {} });
-  t.equal(JSON.parse((unknown.content as { text: string }[])[1]!.text).error.code, 'not_found');
 });
 
 t.test('/mcp needs a valid key; stateless GET is 405', async (t) => {
@@ -74,4 +72,31 @@ t.test('/mcp needs a valid key; stateless GET is 405', async (t) => {
   await t.rejects(client.listTools(), 'a revoked key stops at once over MCP too');
   const del = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
   t.equal(del.status, 405);
+});
+
+t.test('a malformed tools/call or an unknown tool is -32602 (invalid params) in French; a tool parameter refused stays an isError result', async (t) => {
+  const { apiKey } = await svc.space();
+  const client = await svc.mcp(apiKey);
+  for (const args of ['texte', [1], 5]) {
+    const error = await client.callTool({ name: 'get_settings', arguments: args as never }).then(() => null, (e: { code?: number; message: string; data?: any }) => e);
+    t.equal(error?.code, -32602, `arguments ${JSON.stringify(args)}`);
+    t.match(error?.message, /Paramètre invalide « arguments » : doit être un objet\./);
+    t.equal(error?.data?.error?.code, 'invalid_argument');
+    t.same(error?.data?.error?.hint, { parameter: 'arguments' });
+  }
+  const raw = await fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } }),
+  });
+  const answer = await raw.json();
+  t.equal(answer.error.code, -32602, 'a name that is not a text');
+  t.same(answer.error.data.error.hint, { parameter: 'name' });
+  const unknown = await client.callTool({ name: 'send_pigeon', arguments: {} }).then(() => null, (e: { code?: number; message: string; data?: any }) => e);
+  t.equal(unknown?.code, -32602, 'an unknown tool is a protocol error too (MCP 2025-11-25)');
+  t.match(unknown?.message, /send_pigeon/);
+  t.equal(unknown?.data?.error?.code, 'not_found');
+  const wrongType = await client.callTool({ name: 'create_key', arguments: { name: 7 } });
+  t.equal(wrongType.isError, true, 'the tool refuses its own parameters as a result the model reads (decisions.md 1)');
+  t.same(JSON.parse((wrongType.content as { text: string }[])[1]!.text).error.hint, { parameter: 'name' });
 });

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { composeRuntime } from '../../src/cli/compose.js';
 import { startHttp } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
-import { createRedis } from '../../src/redis/connect.js';
+import { createRedis, type RedisTarget } from '../../src/redis/connect.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { closeQueues } from '../../src/redis/queues.js';
 import { startDns, type TestDns } from './dns.js';
@@ -44,10 +44,12 @@ export interface TestService {
 export interface ServiceOptions {
   clock?: Clock;
   env?: Record<string, string>;
+  /** Another Redis than the file's (a throwaway server the test stops and restarts). */
+  redis?: RedisTarget;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
-  const target = await testRedisTarget();
+  const target = options.redis ?? (await testRedisTarget());
   const dns = await startDns();
   // Its own webhook wake index: files share the cluster, and a webhook worker would deliver any space of its index.
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
