@@ -86,6 +86,8 @@ t.test('each object filter reads the lines touching that object, and only them',
   const inbox = await ids({ inbox_id: box });
   t.same(inbox.slice(0, 2), [a2, a1], 'inbox: its lines, then its creation');
   t.equal(inbox.length, 3);
+  const stranger = await dated.space();
+  t.same((await dated.call(stranger.apiKey, 'list_events', { inbox_id: box })).body.events, [], "another space's inbox: none of its lines");
   const ours = (list: string[]) => list.filter((id) => [a1, a2, b1, b2].includes(id));
   t.same(ours(await ids({ day: '2026-11-24' })), [b2, a2], 'day (Paris)');
   t.same(ours(await ids({ day: '2026-11-23' })), [b1, a1]);

@@ -122,6 +122,9 @@ t.test('create_key: space_unverified, forbidden, not_found', async (t) => {
   t.equal(missing.status, 404);
   t.equal(missing.body.error.code, 'not_found');
   t.equal(missing.body.error.hint.inbox_id, 'inb_0000000000aaaaaaaaaa');
+  const other = await svc.space();
+  const theirs = (await svc.call(other.apiKey, 'create_inbox', { username: `autre-${Date.now().toString(36)}`, display_name: 'Autre' })).body.id;
+  t.equal((await svc.call(apiKey, 'create_key', { name: 'v', inbox_ids: [theirs] })).body.error.code, 'not_found', "another space's inbox");
 });
 
 t.test('create_key: inbox restriction', async (t) => {

@@ -96,10 +96,23 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
       await closeQueues(rt);
       rt.redis.disconnect();
       await dns.close();
+      await dropIdleFetchConnections();
     },
   };
   t.teardown(() => service.close());
   return service;
+}
+
+/**
+ * fetch keeps idle connections open 4 s (undici's keep-alive), which held every test process that long
+ * after its last test. Later fetches get a fresh pool: the old one closes once its requests are done.
+ */
+async function dropIdleFetchConnections(): Promise<void> {
+  const slot = Symbol.for('undici.globalDispatcher.1');
+  const pool = (globalThis as any)[slot];
+  if (!pool) return;
+  (globalThis as any)[slot] = new pool.constructor();
+  await pool.close();
 }
 
 /** A Paris working-day morning, for tests that need a fixed, known time. */

@@ -198,6 +198,8 @@ t.test('request_inbox_review: approve only, suspended only, once', async (t) => 
   t.same(journal.body.events.map((e: { kind: string }) => e.kind), ['inbox.review_requested', 'inbox.suspended', 'inbox.created']);
   t.equal(journal.body.events[0].text, `Demande de reprise de la boîte « ${box.address} » : « Liste nettoyée, adresses mortes retirées. »`);
   t.equal((await svc.call(apiKey, 'request_inbox_review', { inbox_id: 'inb_0000000000aaaaaaaaaa' })).body.error.code, 'not_found');
+  const other = await svc.space();
+  t.equal((await svc.call(other.apiKey, 'request_inbox_review', { inbox_id: box.id })).body.error.code, 'not_found', "another space's inbox");
 });
 
 t.test('mailbox admin resume-inbox: by id and space, or by address', async (t) => {

@@ -139,6 +139,7 @@ t.test('approve_message refusals: permission, plan, inbox, domain, suppression, 
   const m = await draft(s);
   t.equal((await approve(m, sendOnly.apiKey)).body.error.code, 'forbidden', 'an agent does not approve its own sends');
   t.equal((await approve({ id: 'msg_00000000000000000000', revision: '1' })).body.error.code, 'not_found');
+  t.equal((await approve(m, (await sender(svc)).apiKey)).body.error.code, 'not_found', "another space's draft");
   t.equal((await svc.call(s.apiKey, 'approve_message', { message_id: m.id })).body.error.hint.parameter, 'revision');
 
   await svc.rt.redis.hset(keys.suppressions, m.to, JSON.stringify({ reason: 'désabonnement' }));
@@ -221,6 +222,7 @@ t.test('list_drafts: newest first with full text, pages, one inbox, a restricted
   t.same(own.body.key, { name: 'achats', permissions: ['approve'] });
   const outside = await svc.call(restricted.apiKey, 'list_drafts', { inbox_id: s.inboxId });
   t.equal(outside.body.error.code, 'not_found');
+  t.equal((await svc.call((await sender(svc)).apiKey, 'list_drafts', { inbox_id: s.inboxId })).body.error.code, 'not_found', "another space's inbox");
   const sendOnly = await svc.key(s.apiKey, { name: 'envoi', permissions: ['send'] });
   t.equal((await svc.call(sendOnly.apiKey, 'list_drafts', {})).body.error.code, 'forbidden');
   t.equal((await svc.call(s.apiKey, 'list_drafts', { limit: 101 })).body.error.hint.parameter, 'limit');
@@ -306,6 +308,7 @@ t.test('get_message: the message, its html, recipient name, dates and conversati
 
   const restricted = await svc.key(s.apiKey, { name: 'ailleurs', permissions: ['read'], inbox_ids: [(await svc.call(s.apiKey, 'create_inbox', { username: 'autre', domain: s.domain, display_name: 'Autre' })).body.id] });
   t.equal((await svc.call(restricted.apiKey, 'get_message', { message_id: first.body.message.id })).body.error.code, 'not_found');
+  t.equal((await svc.call((await sender(svc)).apiKey, 'get_message', { message_id: first.body.message.id })).body.error.code, 'not_found', "another space's message");
 });
 
 t.test('delete_inbox cancels its drafts and queued messages and counts them', async (t) => {

@@ -1,0 +1,62 @@
+/**
+ * Module hooks that load the project's TypeScript for the tests: type-stripping only (tsc's
+ * transpileModule, no type check: `npm run typecheck` does that), cached on disk by content hash.
+ * tap's own ts-node loader compiles every source file again in every test process, which was most
+ * of `npm test`'s time; with the cache a test process starts in about a second.
+ * Registered by ts-loader.mjs; only files of this checkout outside node_modules are handled here.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = pathToFileURL(join(fileURLToPath(new URL('../..', import.meta.url)), '/')).href;
+const require = createRequire(import.meta.url);
+const CACHE = join(tmpdir(), 'mailbox-ts-cache');
+mkdirSync(CACHE, { recursive: true });
+
+const TSCONFIG = readFileSync(new URL('tsconfig.json', ROOT), 'utf8');
+const TS_VERSION = JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')).version;
+
+let typescript;
+/** The project's options, but always ES modules out (the package is "type": "module"). */
+function transpile(source, path) {
+  typescript ??= require('typescript');
+  const { compilerOptions } = typescript.parseConfigFileTextToJson('tsconfig.json', TSCONFIG).config;
+  const options = { ...compilerOptions, module: 'ESNext', moduleResolution: 'Bundler', sourceMap: false, inlineSourceMap: true };
+  return typescript.transpileModule(source, { fileName: path, compilerOptions: options }).outputText;
+}
+
+const ours = (url) => url.startsWith(ROOT) && !url.includes('/node_modules/');
+
+/** `./clock.js` names `./clock.ts` in the sources (NodeNext style): try the .ts twin when the .js is absent. */
+export async function resolve(specifier, context, next) {
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    const parent = context.parentURL ?? '';
+    if (!ours(parent) || !/^\.{1,2}\//.test(specifier) || !specifier.endsWith('.js')) throw error;
+    return next(specifier.slice(0, -3) + '.ts', context);
+  }
+}
+
+export async function load(url, context, next) {
+  if (!ours(url) || !/\.m?ts$/.test(url)) return next(url, context);
+  const path = fileURLToPath(url);
+  const source = readFileSync(path, 'utf8');
+  const key = createHash('sha256').update(`${path}\0${TSCONFIG}\0${TS_VERSION}\0${source}`).digest('hex');
+  const cached = join(CACHE, `${key}.js`);
+  let output;
+  try {
+    output = readFileSync(cached, 'utf8');
+  } catch {
+    output = transpile(source, path);
+    // Parallel test processes may write the same entry: write aside, then rename (atomic).
+    const aside = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    writeFileSync(aside, output);
+    renameSync(aside, cached);
+  }
+  return { format: 'module', source: output, shortCircuit: true };
+}
