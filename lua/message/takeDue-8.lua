@@ -6,7 +6,7 @@
   tried again (at-least-once, docs/operations.md). A recipient put on the space's suppression list since
   the message was queued (unsubscribed, complained, bounced, blocked) is told with the taken message:
   the caller records it `rejected` without sending it.
-  The quota check is the last line of defence behind the slot reservation (lua/includes/reserveSlot.lua):
+  The quota check is the last line of defence behind the slot reservation (lua/includes/findSlot.lua, commitSlot.lua):
   should reservations ever let more than a day's quota be due, the excess waits for the next day's window.
   It counts finished departures (`sent:<day>`, written by finishDelivery), not attempts in flight.
   KEYS[1] inbox        hash of the sending inbox
