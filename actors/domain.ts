@@ -24,6 +24,7 @@ import { readClaim, swapClaim, type DomainClaim } from './claims.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import type { DomainView } from '../src/records.js';
 
 export type DomainStatus = 'pending' | 'verified' | 'suspended';
 
@@ -49,17 +50,6 @@ export interface StoredDomain {
   checks: string;
   /** Live inboxes of the space on this domain: remove_domain is refused above 0. */
   live_inboxes: string;
-}
-
-/** The domain object of interface.md part 2. */
-export interface DomainView {
-  id: string;
-  domain: string;
-  status: DomainStatus;
-  status_reason: string | null;
-  verified_at: string | null;
-  last_checked_at: string | null;
-  records: DomainRecord[];
 }
 
 const generateRsa = promisify(generateKeyPair);

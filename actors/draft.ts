@@ -13,9 +13,10 @@ import { wakeInbox } from '../src/redis/queues.js';
 import { visibleInbox } from './inbox.js';
 import { lineArgs, prepareLine } from './journal.js';
 import {
-  departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures, type MessageView,
+  departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import type { InboxView, StoredMessage } from './records.js';
+import type { StoredMessage } from './records.js';
+import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
 

@@ -15,8 +15,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import type { StoredMessage } from './records.js';
-import type { StoredThread } from './thread.js';
+import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
@@ -200,53 +199,32 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
 }
 
 /** The stored fields of a received message. */
-function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string) {
-  return {
+function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string): StoredMessage {
+  return blankMessage({
     id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
     direction: 'inbound',
+    status: 'received',
+    created_at: nowIso,
     from: contact,
     from_name: mail.from_name,
     to: inbox.address,
-    to_name: '',
     reply_to: mail.reply_to && mail.reply_to !== contact ? mail.reply_to : '',
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
-    metadata: '',
     auto_reply: mail.automatic ? '1' : '0',
-    status: 'received',
-    status_code: '',
-    revision: '1',
-    created_at: nowIso,
-    sent_at: '',
     received_at: nowIso,
-    key_id: '',
     message_id_header: mail.message_id_header,
     in_reply_to: mail.in_reply_to,
     references: JSON.stringify(mail.references),
     auth_results: JSON.stringify(mail.auth_results),
     attachments: JSON.stringify(mail.attachments),
-  } satisfies Partial<StoredMessage> & { auth_results: string; attachments: string };
+  });
 }
 
 /** The fields of the thread a received message starts (written only when the thread is new). */
-function inboundThread(threadId: string, inboxId: string, mail: InboundMail, contact: string, nowIso: string) {
-  return {
-    id: threadId,
-    inbox_id: inboxId,
-    subject: mail.subject,
-    contact,
-    contact_name: mail.from_name,
-    labels: '[]',
-    archived: '0',
-    unread: '0',
-    message_count: '0',
-    last_message_at: nowIso,
-    last_direction: 'inbound',
-    campaign_id: '',
-    created_at: nowIso,
-    correspondent_wrote: '0',
-  } satisfies Partial<StoredThread>;
+function inboundThread(threadId: string, inboxId: string, mail: InboundMail, contact: string, nowIso: string): StoredThread {
+  return blankThread({ id: threadId, inbox_id: inboxId, subject: mail.subject, contact, contact_name: mail.from_name, last_direction: 'inbound', created_at: nowIso });
 }

@@ -19,31 +19,10 @@ import { deadAddress } from './dead-addresses.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
-import { threadView, type StoredThread, type ThreadView } from './thread.js';
+import { threadView } from './thread.js';
 import type { AddressClaim } from './claims.js';
-import { inboxView, liveInboxView, readInbox, readMessage, type InboxView, type MessageStatus, type StoredInbox, type StoredMessage } from './records.js';
-
-/** The message object of interface.md part 2, plus the send's metadata as given. */
-export interface MessageView {
-  id: string;
-  thread_id: string;
-  inbox_id: string;
-  direction: 'outbound' | 'inbound';
-  from: string;
-  to: string;
-  reply_to: string | null;
-  subject: string;
-  text: string;
-  has_html: boolean;
-  auto_reply: boolean;
-  status: MessageStatus;
-  status_code: string | null;
-  revision: string;
-  created_at: string;
-  sent_at: string | null;
-  received_at: string | null;
-  metadata: Record<string, unknown> | null;
-}
+import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
   return {
@@ -122,6 +101,18 @@ export async function sendingFacts(rt: Runtime, access: Access, inboxId: string,
   return { inbox, dead: dead !== null, ownInbox };
 }
 
+/** What lua/message/createOutbound answers when it does not refuse. */
+interface OutboundReply {
+  status: 'queued' | 'draft';
+  slot: number | null;
+  wake?: boolean;
+  replayed?: boolean;
+  message_id?: string;
+  dry_run?: boolean;
+  message_count?: number;
+  inbox?: InboxFigures;
+}
+
 export async function createOutbound(rt: Runtime, access: Access, spec: OutboundSpec, facts: { dead: boolean; ownInbox: boolean }): Promise<OutboundResult> {
   const space = access.space;
   const keys = spaceKeys(space.id);
@@ -139,58 +130,8 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const day = parisDay(now);
   const nowIso = iso(now);
   const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
-
-  // Every field of the message hash, status and slot as expected: one object shape, which the
-  // script's reply updates for the answer's view.
-  const message: StoredMessage = {
-    id: messageId,
-    thread_id: threadId,
-    inbox_id: inbox.id,
-    direction: 'outbound',
-    from: inbox.address,
-    from_name: inbox.display_name,
-    to: spec.to,
-    to_name: spec.to_name ?? '',
-    reply_to: spec.reply_to ?? '',
-    subject: spec.subject,
-    text: spec.text,
-    html: spec.html ?? '',
-    metadata: spec.metadata ? JSON.stringify(spec.metadata) : '',
-    auto_reply: '0',
-    status: draft ? 'draft' : 'queued',
-    status_code: '',
-    revision: '1',
-    created_at: nowIso,
-    sent_at: '',
-    received_at: '',
-    send_after: spec.send_after ? iso(spec.send_after) : '',
-    slot: '',
-    any_time: '0',
-    test: spec.test ? '1' : '0',
-    key_id: access.key.id,
-    message_id_header: `<${messageId}@${inbox.domain}>`,
-    in_reply_to: references[references.length - 1] ?? '',
-    references: JSON.stringify(references),
-    attempts: '0',
-  };
-  const thread: StoredThread | null = spec.thread
-    ? null
-    : {
-        id: threadId,
-        inbox_id: inbox.id,
-        subject: spec.subject,
-        contact: spec.to,
-        contact_name: spec.to_name ?? '',
-        labels: '[]',
-        archived: '0',
-        unread: '0',
-        message_count: '1',
-        last_message_at: nowIso,
-        last_direction: 'outbound',
-        campaign_id: '',
-        created_at: nowIso,
-        correspondent_wrote: '0',
-      };
+  const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
+  const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
   const kind = draft ? 'draft.created' : 'message.queued';
   const line = prepareLine(rt, kind, actorOf(access), refs, { to: spec.to, subject: spec.subject, test: spec.test, reply: mode === 'reply' });
@@ -198,16 +139,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
   // Without an idempotency key the script never reads this key: no hash to compute.
   const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
-  const reply = await rt.scripts.run<{
-    status: 'queued' | 'draft';
-    slot: number | null;
-    wake?: boolean;
-    replayed?: boolean;
-    message_id?: string;
-    dry_run?: boolean;
-    message_count?: number;
-    inbox?: InboxFigures;
-  }>(
+  const reply = await rt.scripts.run<OutboundReply>(
     'message/createOutbound',
     [
       keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id),
@@ -241,6 +173,34 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
     thread: threadView(threadNow),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox!),
   };
+}
+
+/** A new outbound message's hash; the script's reply sets its status and slot for the answer's view. */
+function outboundMessage(access: Access, spec: OutboundSpec, at: { messageId: string; threadId: string; nowIso: string; draft: boolean; references: string[] }): StoredMessage {
+  const inbox = spec.inbox;
+  return blankMessage({
+    id: at.messageId,
+    thread_id: at.threadId,
+    inbox_id: inbox.id,
+    direction: 'outbound',
+    status: at.draft ? 'draft' : 'queued',
+    created_at: at.nowIso,
+    from: inbox.address,
+    from_name: inbox.display_name,
+    to: spec.to,
+    to_name: spec.to_name ?? '',
+    reply_to: spec.reply_to ?? '',
+    subject: spec.subject,
+    text: spec.text,
+    html: spec.html ?? '',
+    metadata: spec.metadata ? JSON.stringify(spec.metadata) : '',
+    send_after: spec.send_after ? iso(spec.send_after) : '',
+    test: spec.test ? '1' : '0',
+    key_id: access.key.id,
+    message_id_header: `<${at.messageId}@${inbox.domain}>`,
+    in_reply_to: at.references[at.references.length - 1] ?? '',
+    references: JSON.stringify(at.references),
+  });
 }
 
 const flag = (value: boolean): string => (value ? '1' : '0');

@@ -10,6 +10,7 @@ import { planOf, type Config } from '../src/config.js';
 import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { parisDay } from '../src/texts.js';
+import type { InboxView } from '../src/records.js';
 
 export type MessageStatus = 'draft' | 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'rejected' | 'cancelled' | 'received';
 
@@ -49,6 +50,46 @@ export interface StoredMessage {
   attachments?: string;
 }
 
+/** A new message's hash: every stored field, empty unless given (one shape for every writer). */
+export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at'> & Partial<StoredMessage>): StoredMessage {
+  return {
+    from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
+    status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
+    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0',
+    ...fields,
+  };
+}
+
+/** The thread hash, as stored (strings). */
+export interface StoredThread {
+  id: string;
+  inbox_id: string;
+  subject: string;
+  /** The correspondent's address; '' when a received mail without a usable From opened the thread. */
+  contact: string;
+  contact_name: string;
+  labels: string;
+  archived: '0' | '1';
+  unread: string;
+  message_count: string;
+  last_message_at: string;
+  last_direction: 'inbound' | 'outbound';
+  campaign_id: string;
+  created_at: string;
+  /** '1' once the correspondent wrote (an automatic reply does not count). */
+  correspondent_wrote: '0' | '1';
+  /** Received messages in the thread (lua/message/receiveInbound): what "mark unread" restores `unread` to. */
+  inbound_count?: string;
+}
+
+/** A new thread's hash: every stored field, empty unless given (one shape for every writer). */
+export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subject' | 'contact' | 'last_direction' | 'created_at'> & Partial<StoredThread>): StoredThread {
+  return {
+    contact_name: '', labels: '[]', archived: '0', unread: '0', message_count: '0', last_message_at: fields.created_at, campaign_id: '', correspondent_wrote: '0',
+    ...fields,
+  };
+}
+
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
   const fields = await rt.redis.hgetall(spaceKeys(spaceId).message(messageId));
   return fields.id ? (fields as unknown as StoredMessage) : null;
@@ -84,24 +125,6 @@ export interface StoredInbox {
 export interface InboxLive {
   next: number | null;
   sentToday: number;
-}
-
-/** The inbox object of interface.md part 2, field by field. */
-export interface InboxView {
-  id: string;
-  address: string;
-  display_name: string;
-  drafts: number;
-  queued: number;
-  next_send_at: string | null;
-  quota: { daily_quota: number; daily_max: number; sent_today: number; remaining_today: number };
-  send_window: string;
-  shared: boolean;
-  status: InboxStatus;
-  status_changed_at: string | null;
-  status_reason: string | null;
-  suspension: { review: 'none' | 'requested'; requested_at: string | null } | null;
-  warmup: Warmup;
 }
 
 /** Whether a message of the space exists (a VERP return path names one of ours). */

@@ -9,9 +9,8 @@ import { randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
+import { PERMISSIONS, type KeyView, type Permission } from '../src/records.js';
 
-export const PERMISSIONS = ['send', 'read', 'approve', 'manage_inboxes'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
 export const DEFAULT_PERMISSIONS: Permission[] = ['send', 'read'];
 
 export interface SpaceState {
@@ -37,20 +36,6 @@ export interface StoredKey {
   created_by: string | null;
   prefix: string;
   token_hash: string;
-}
-
-/** The key object of create_key and list_keys (decisions.md 2): never the secret nor its hash. */
-export interface KeyView {
-  id: string;
-  kind: 'key' | 'connection';
-  name: string;
-  permissions: Permission[];
-  inbox_ids: string[] | null;
-  daily_cap: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  created_by: string | null;
-  prefix: string;
 }
 
 /** Who is calling: the access, its space, and how the journal names it. */

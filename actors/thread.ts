@@ -7,48 +7,9 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
-import type { StoredMessage } from './records.js';
+import type { StoredMessage, StoredThread } from './records.js';
 import { actorOf, type Access } from './space.js';
-
-/** The thread hash, as stored (strings). */
-export interface StoredThread {
-  id: string;
-  inbox_id: string;
-  subject: string;
-  /** The correspondent's address; '' when a received mail without a usable From opened the thread. */
-  contact: string;
-  contact_name: string;
-  labels: string;
-  archived: '0' | '1';
-  unread: string;
-  message_count: string;
-  last_message_at: string;
-  last_direction: 'inbound' | 'outbound';
-  campaign_id: string;
-  created_at: string;
-  /** '1' once the correspondent wrote (an automatic reply does not count). */
-  correspondent_wrote: '0' | '1';
-  /** Received messages in the thread (lua/message/receiveInbound): what "mark unread" restores `unread` to. */
-  inbound_count?: string;
-}
-
-/** The thread object (decisions.md 4). */
-export interface ThreadView {
-  id: string;
-  inbox_id: string;
-  subject: string;
-  /** null: a received mail without a usable From opened it; nobody to answer. */
-  contact: string | null;
-  contact_name: string | null;
-  labels: string[];
-  archived: boolean;
-  unread: boolean;
-  message_count: number;
-  last_message_at: string;
-  last_direction: 'inbound' | 'outbound';
-  campaign_id: string | null;
-  created_at: string;
-}
+import type { ThreadView } from '../src/records.js';
 
 export function threadView(thread: StoredThread): ThreadView {
   return {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { createKey, DEFAULT_PERMISSIONS, type Permission } from '../../actors/space.js';
+import { createKey, DEFAULT_PERMISSIONS } from '../../actors/space.js';
+import type { Permission } from '../records.js';
 import { MailboxError } from '../errors.js';
 import { carriesSecret } from '../secrets.js';
 import { permissionList, quote } from '../texts.js';

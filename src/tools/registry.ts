@@ -1,5 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { Access, Permission } from '../../actors/space.js';
+import type { Access } from '../../actors/space.js';
+import type { Permission } from '../records.js';
 import type { Runtime } from '../runtime.js';
 
 export interface ToolContext {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { contentHash, createOutbound, sendingFacts } from '../../actors/message.js';
-import type { StoredThread } from '../../actors/thread.js';
+import type { StoredThread } from '../../actors/records.js';
 import { checkMetadata, checkPlaceholders, checkSecrets, oneLine, parseAddress, parseDate } from '../sending/validate.js';
 import { parisMoment, quote } from '../texts.js';
 import { defineTool, type ToolContext } from './registry.js';

@@ -1,6 +1,6 @@
 /** Each permission opens exactly the tools that name it (registry-driven: new tools are covered too). */
 import t from 'tap';
-import { PERMISSIONS } from '../../actors/space.js';
+import { PERMISSIONS } from '../../src/records.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startService } from '../helpers/service.js';
 

@@ -1,0 +1,153 @@
+/**
+ * The records every front end shows (interface.md part 2, decisions.md 2 and 4): one TypeBox schema
+ * each. Tools answer them (and OpenAPI and MCP describe them from the same values); the actors build
+ * their views as the schemas' static types, so a record's shape is written once. A leaf of the core.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { idPattern, type IdKind, ID_PREFIXES } from './ids.js';
+
+export const PERMISSIONS = ['send', 'read', 'approve', 'manage_inboxes'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Id = (kind: IdKind, description?: string) =>
+  Type.String({ pattern: idPattern(kind), description: description ?? `identifiant ${ID_PREFIXES[kind]}_...` });
+
+/** An object with exactly these properties (inputs refuse unknown parameters; outputs are exact). */
+export const Exact = <P extends Parameters<typeof Type.Object>[0]>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
+
+export const IsoDate = Type.String({ description: 'date ISO 8601 (UTC)' });
+
+export const PermissionSchema = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
+
+export const KeySchema = Exact({
+  id: Id('key'),
+  kind: Type.Union([Type.Literal('key'), Type.Literal('connection')]),
+  name: Type.String(),
+  permissions: Type.Array(PermissionSchema),
+  inbox_ids: Nullable(Type.Array(Id('inbox'))),
+  daily_cap: Nullable(Type.Integer()),
+  created_at: IsoDate,
+  last_used_at: Nullable(IsoDate),
+  created_by: Nullable(Type.String()),
+  prefix: Type.String({ description: 'les 12 premiers caractères du secret' }),
+});
+
+/** The inbox object (interface.md part 2), returned by create_inbox, list_inboxes, inbox_status... */
+export const InboxSchema = Exact({
+  id: Id('inbox'),
+  address: Type.String(),
+  display_name: Type.String(),
+  drafts: Type.Integer({ description: 'brouillons à valider' }),
+  queued: Type.Integer({ description: 'messages en file' }),
+  next_send_at: Nullable(IsoDate),
+  quota: Exact({
+    daily_quota: Type.Integer({ description: "quota du jour (palier de montée en charge)" }),
+    daily_max: Type.Integer({ description: "quota maximal de l'offre" }),
+    sent_today: Type.Integer(),
+    remaining_today: Type.Integer(),
+  }),
+  send_window: Type.String({ description: "fenêtre d'envoi en toutes lettres" }),
+  shared: Type.Boolean({ description: 'boîte du domaine commun' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('deleted')]),
+  status_changed_at: Nullable(IsoDate),
+  status_reason: Nullable(Type.String()),
+  suspension: Nullable(
+    Exact({
+      review: Type.Union([Type.Literal('none'), Type.Literal('requested')]),
+      requested_at: Nullable(IsoDate),
+    }),
+  ),
+  warmup: Exact({
+    week: Type.Integer({ minimum: 1 }),
+    step: Type.Integer({ description: 'quota quotidien du palier en cours' }),
+    steps: Type.Array(Type.Integer()),
+    finished: Type.Boolean(),
+  }),
+});
+
+/** The domain object (interface.md part 2), returned by add_domain, verify_domain, list_domains. */
+export const DomainSchema = Exact({
+  id: Id('domain'),
+  domain: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('suspended')]),
+  status_reason: Nullable(Type.String()),
+  verified_at: Nullable(IsoDate),
+  last_checked_at: Nullable(IsoDate),
+  records: Type.Array(
+    Exact({
+      label: Type.String(),
+      name: Type.String({ description: 'nom DNS complet' }),
+      note: Type.String(),
+      required: Type.Boolean(),
+      role: Type.Union(['ownership', 'dkim', 'spf', 'mx', 'dmarc'].map((r) => Type.Literal(r))),
+      seen: Nullable(Type.String({ description: 'valeur vue au dernier contrôle' })),
+      state: Type.Union([Type.Literal('found'), Type.Literal('absent'), Type.Literal('different')]),
+      type: Type.Union([Type.Literal('TXT'), Type.Literal('MX')]),
+      value: Type.String({ description: 'valeur à publier' }),
+    }),
+  ),
+});
+
+export const MessageSchema = Exact({
+  id: Id('message'),
+  thread_id: Id('thread'),
+  inbox_id: Id('inbox'),
+  direction: Type.Union([Type.Literal('outbound'), Type.Literal('inbound')]),
+  from: Type.String(),
+  to: Type.String(),
+  reply_to: Nullable(Type.String()),
+  subject: Type.String(),
+  text: Type.String(),
+  has_html: Type.Boolean(),
+  auto_reply: Type.Boolean(),
+  status: Type.Union([
+    Type.Literal('draft'), Type.Literal('queued'), Type.Literal('sending'), Type.Literal('sent'), Type.Literal('delivered'),
+    Type.Literal('bounced'), Type.Literal('failed'), Type.Literal('rejected'), Type.Literal('cancelled'), Type.Literal('received'),
+  ]),
+  status_code: Nullable(Type.String()),
+  revision: Type.String(),
+  created_at: IsoDate,
+  sent_at: Nullable(IsoDate),
+  received_at: Nullable(IsoDate),
+  metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+  truncated: Type.Optional(Type.Boolean()),
+  reply_text: Type.Optional(Type.String()),
+});
+
+export const ThreadSchema = Exact({
+  id: Id('thread'),
+  inbox_id: Id('inbox'),
+  subject: Type.String(),
+  contact: Nullable(Type.String()),
+  contact_name: Nullable(Type.String()),
+  labels: Type.Array(Type.String()),
+  archived: Type.Boolean(),
+  unread: Type.Boolean(),
+  message_count: Type.Integer(),
+  last_message_at: IsoDate,
+  last_direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]),
+  campaign_id: Nullable(Type.String()),
+  created_at: IsoDate,
+});
+
+/** A suppression entry (interface.md part 2 leaves the types open; docs/tools.md fixes them). */
+export const SuppressionSchema = Exact({
+  id: Id('suppression'),
+  value: Type.String({ description: 'adresse en minuscules, ou @domaine' }),
+  kind: Type.Union([Type.Literal('address'), Type.Literal('domain')]),
+  reason: Type.Union(['unsubscribe', 'complaint', 'bounce', 'manual'].map((r) => Type.Literal(r))),
+  scope: Type.Literal('space'),
+  source: Type.String({ description: "message d'origine (msg_...) ou clé qui l'a ajouté (key_...)" }),
+  created_at: IsoDate,
+  note: Nullable(Type.String({ description: "motif donné à add_suppression, sinon null" })),
+});
+
+export type KeyView = Static<typeof KeySchema>;
+export type InboxView = Static<typeof InboxSchema>;
+export type DomainView = Static<typeof DomainSchema>;
+export type MessageView = Static<typeof MessageSchema>;
+export type ThreadView = Static<typeof ThreadSchema>;
+export type SuppressionView = Static<typeof SuppressionSchema>;
