@@ -22,8 +22,10 @@ local function findSlot(slotsKey, intervals, earliest, spacingMs)
   return nil, nil
 end
 
+-- A day whose count went negative (decrements before countDown) restarts from zero, so it grants no
+-- more than an empty day.
 local function commitSlot(slotsKey, slot, day)
-  redis.call('HINCRBY', slotsKey, day, '1')
+  if redis.call('HINCRBY', slotsKey, day, '1') < 1 then redis.call('HSET', slotsKey, day, '1') end
   local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
   if slot > last then redis.call('HSET', slotsKey, 'last', string.format('%d', slot)) end
 end
