@@ -134,3 +134,13 @@ t.test('a cancellation on drifted counters leaves them at zero, not below', asyn
   t.equal(await svc.rt.redis.hget(keys.inboxSlots(s.inboxId), day), '0', "the day's reservations stay at zero");
   t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '0', 'queued stays at zero');
 });
+
+t.test('a day whose reservations drifted below zero grants no more than its quota', async (t) => {
+  const { clock, svc, s } = await quotaService();
+  const day = parisDay(clock.now());
+  await svc.rt.redis.hset(spaceKeys(s.spaceId).inboxSlots(s.inboxId), day, '-3');
+  const estimates = new Map<string, number>();
+  await sendMany(t, svc, s, estimates, 7);
+  const today = [...estimates.values()].filter((at) => parisDay(at) === day);
+  t.equal(today.length, 5, `today's slots: the week-1 quota (${today.length}), not 8`);
+});
