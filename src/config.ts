@@ -16,8 +16,10 @@ export interface Config {
   smtpPort: number;
   /** Where the SMTP server listens (SMTP_HOST, default HOST; 0.0.0.0 in production to receive mail). */
   smtpHost: string;
-  /** The largest message accepted (SIZE extension; 552 beyond). */
-  smtpMaxBytes: number;
+  /** What one inbound message may hold before any parser sees it (src/smtp/bounds.ts; 552 or 554 beyond). */
+  smtpMessage: MessageLimits;
+  /** What one inbound SMTP session may take (src/smtp/stages.ts; 421 beyond). */
+  smtpSession: SessionLimits;
   /** STARTTLS is offered only when both files are configured. */
   smtpTls: { keyFile: string; certFile: string } | null;
   /** The operator's DKIM key (PEM) for common-domain and service mail; null: those leave unsigned. */
@@ -67,6 +69,38 @@ export interface Config {
   rateLimit: { burst: number; perSecond: number };
   limits: Limits;
   dataDir: string;
+}
+
+export interface MessageLimits {
+  /** The whole message, in bytes (SIZE extension). */
+  bytes: number;
+  /** Header fields in one header section (the message's, or one part's). */
+  headers: number;
+  /** One header field, folded lines included, in bytes. */
+  headerBytes: number;
+  /** One header section, in bytes. */
+  headerSectionBytes: number;
+  /** Addresses in one address field (From, To, Cc...). */
+  addressesPerHeader: number;
+  /** Nested multiparts and embedded messages. */
+  mimeDepth: number;
+  /** MIME parts in the whole message. */
+  mimeParts: number;
+}
+
+export interface SessionLimits {
+  /** A session's whole life, however busy, in ms. */
+  maxMs: number;
+  /** The least average rate of DATA, judged once `dataGraceMs` have passed. */
+  dataMinBytesPerSecond: number;
+  dataGraceMs: number;
+  /** Open sessions in all, and from one client address. */
+  connections: number;
+  connectionsPerAddress: number;
+  /** Each unknown recipient of a session is answered this much later than the one before. */
+  unknownRecipientDelayMs: number;
+  /** The unknown recipient that closes the session. */
+  unknownRecipients: number;
 }
 
 /** OUTBOUND: `outbox` (.eml files under <MAILBOX_DATA_DIR>/outbox), an SMTP relay URL, or `direct` MX delivery. */
@@ -237,6 +271,35 @@ function smtpTls(env: Env): Config['smtpTls'] {
   return { keyFile, certFile };
 }
 
+/** Far above any real message or sender; what lies beyond is a stall or a harvest (docs/operations.md). */
+function smtpMessage(env: Env): MessageLimits {
+  return {
+    bytes: int(env, 'SMTP_MAX_BYTES', 25 * 1024 * 1024),
+    headers: int(env, 'SMTP_MAX_HEADERS', 1000),
+    headerBytes: int(env, 'SMTP_MAX_HEADER_BYTES', 64 * 1024),
+    headerSectionBytes: int(env, 'SMTP_MAX_HEADER_SECTION_BYTES', 256 * 1024),
+    addressesPerHeader: int(env, 'SMTP_MAX_ADDRESSES_PER_HEADER', 1000),
+    mimeDepth: int(env, 'SMTP_MAX_MIME_DEPTH', 20),
+    mimeParts: int(env, 'SMTP_MAX_MIME_PARTS', 1000),
+  };
+}
+
+function smtpSession(env: Env): SessionLimits {
+  const limits = {
+    maxMs: int(env, 'SMTP_SESSION_MAX_MS', 10 * 60_000),
+    dataMinBytesPerSecond: int(env, 'SMTP_DATA_MIN_BYTES_PER_SECOND', 1024),
+    dataGraceMs: int(env, 'SMTP_DATA_GRACE_MS', 30_000),
+    connections: int(env, 'SMTP_MAX_CONNECTIONS', 1000),
+    connectionsPerAddress: int(env, 'SMTP_MAX_CONNECTIONS_PER_ADDRESS', 20),
+    unknownRecipientDelayMs: int(env, 'SMTP_UNKNOWN_RECIPIENT_DELAY_MS', 1000),
+    unknownRecipients: int(env, 'SMTP_MAX_UNKNOWN_RECIPIENTS', 10),
+  };
+  if (limits.maxMs < 1 || limits.connections < 1 || limits.connectionsPerAddress < 1 || limits.unknownRecipients < 1) {
+    throw new Error('SMTP_SESSION_MAX_MS, SMTP_MAX_CONNECTIONS, SMTP_MAX_CONNECTIONS_PER_ADDRESS and SMTP_MAX_UNKNOWN_RECIPIENTS must be at least 1');
+  }
+  return limits;
+}
+
 /**
  * SERVICE_DKIM_KEY_FILE (a PEM RSA private key: nodemailer signs rsa-sha256 only) signs mail from
  * common-domain inboxes and the service's own mail, with SERVICE_DKIM_SELECTOR (default `mailbox`).
@@ -265,7 +328,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     smtpPort: int(env, 'SMTP_PORT', 2525),
     smtpHost: env.SMTP_HOST || host,
-    smtpMaxBytes: int(env, 'SMTP_MAX_BYTES', 25 * 1024 * 1024),
+    smtpMessage: smtpMessage(env),
+    smtpSession: smtpSession(env),
     smtpTls: smtpTls(env),
     serviceDkim: serviceDkim(env),
     redisUrl: env.REDIS_URL || null,

@@ -6,13 +6,14 @@
 export type Verdict =
   | { kind: 'continue' }
   | { kind: 'accept' }
-  | { kind: 'tempfail'; code: number; message: string }
-  | { kind: 'reject'; code: number; message: string };
+  | { kind: 'tempfail'; code: number; message: string; delayMs?: number }
+  | { kind: 'reject'; code: number; message: string; delayMs?: number };
 
 export const CONTINUE: Verdict = { kind: 'continue' };
 export const ACCEPT: Verdict = { kind: 'accept' };
-export const tempfail = (message: string, code = 451): Verdict => ({ kind: 'tempfail', code, message });
-export const reject = (message: string, code = 550): Verdict => ({ kind: 'reject', code, message });
+/** `delayMs`: answer that much later (a tarpit for a peer that guesses). */
+export const tempfail = (message: string, code = 451, delayMs = 0): Verdict => ({ kind: 'tempfail', code, message, ...(delayMs ? { delayMs } : {}) });
+export const reject = (message: string, code = 550, delayMs = 0): Verdict => ({ kind: 'reject', code, message, ...(delayMs ? { delayMs } : {}) });
 
 export type Stage<C> = (context: C) => Promise<Verdict>;
 
@@ -38,6 +39,13 @@ export async function runChain<C>(stages: readonly Stage<C>[], context: C, timeo
     }
   }
   return ACCEPT;
+}
+
+/** Hands a verdict to smtp-server, after its delay when it has one (a refusal slowed down on purpose). */
+export function answer(verdict: Verdict, callback: (reply: ReturnType<typeof smtpReply>) => void): void {
+  const delayMs = verdict.kind === 'tempfail' || verdict.kind === 'reject' ? (verdict.delayMs ?? 0) : 0;
+  if (delayMs) setTimeout(() => callback(smtpReply(verdict)), delayMs).unref();
+  else callback(smtpReply(verdict));
 }
 
 /** A verdict as smtp-server's callback error: null accepts. */

@@ -8,6 +8,8 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { authenticate, type AuthenticateResult } from 'mailauth';
 import mailparser, { type AddressObject, type ParsedMail } from 'mailparser';
+import type { MessageLimits } from '../config.js';
+import { messageScanner, type Breach } from './bounds.js';
 import { isAutomatic } from '../mail/content.js';
 import type { Resolve } from './dns.js';
 import type { InboundMail } from '../../actors/inbound.js';
@@ -89,7 +91,11 @@ interface Head {
   bytes: number;
   /** The whole message was read (else the stream is paused past `limit`, the rest unread). */
   ended: boolean;
+  /** The bound the message passed: nothing more is read into memory. */
+  breach: Breach | null;
 }
+
+type Scan = (chunk: Buffer) => Breach | null;
 
 /** Resolves when the stream has ended (its last byte read), rejects on its error. */
 const endOf = (stream: Readable): Promise<void> =>
@@ -98,14 +104,17 @@ const endOf = (stream: Readable): Promise<void> =>
     stream.once('error', reject);
   });
 
-/** Reads a stream until its end, or until it passed `limit` bytes: then pauses it and stops listening. */
-function readHead(stream: Readable, ended: Promise<void>, limit: number): Promise<Head> {
+/** Reads a stream until its end, until it passed `limit` bytes or a bound: then pauses it and stops listening. */
+function readHead(stream: Readable, ended: Promise<void>, limit: number, scan: Scan): Promise<Head> {
   return new Promise((resolve, reject) => {
-    const head: Head = { chunks: [], bytes: 0, ended: false };
+    const head: Head = { chunks: [], bytes: 0, ended: false, breach: null };
     const onData = (chunk: Buffer) => {
-      head.chunks.push(chunk);
-      head.bytes += chunk.length;
-      if (head.bytes <= limit) return;
+      head.breach = scan(chunk);
+      if (!head.breach) {
+        head.chunks.push(chunk);
+        head.bytes += chunk.length;
+        if (head.bytes <= limit) return;
+      }
       stream.pause().off('data', onData);
       resolve(head);
     };
@@ -116,17 +125,15 @@ function readHead(stream: Readable, ended: Promise<void>, limit: number): Promis
 
 /**
  * Copies the head already read, then the rest of the DATA stream, into both readers, waiting for the
- * slower one (backpressure), and stops feeding them once `maxBytes` is passed: the rest is read and
- * dropped, and the session refuses it.
+ * slower one (backpressure), and stops feeding them at the first bound passed (the size, or the
+ * shape of src/smtp/bounds.ts): the rest is read and dropped, and the session refuses it.
  */
-function tee(stream: Readable, ended: Promise<void>, head: Head, targets: PassThrough[], maxBytes: number, keep: (chunk: Buffer) => void) {
-  let bytes = 0;
-  let oversized = false;
-  const feed = (chunk: Buffer) => {
-    if (oversized) return;
-    bytes += chunk.length;
-    if (bytes > maxBytes) {
-      oversized = true;
+function tee(stream: Readable, ended: Promise<void>, head: Head, targets: PassThrough[], scan: Scan, keep: (chunk: Buffer) => void) {
+  let breach: Breach | null = null;
+  const feed = (chunk: Buffer, scanned: boolean) => {
+    if (breach) return;
+    breach = scanned ? null : scan(chunk);
+    if (breach) {
       for (const target of targets) target.end();
       return;
     }
@@ -136,39 +143,46 @@ function tee(stream: Readable, ended: Promise<void>, head: Head, targets: PassTh
   /** Pauses the stream until every reader drained; false when none needs to. */
   const waitForReaders = (): boolean => {
     const full = targets.filter((target) => target.writableNeedDrain);
-    if (oversized || !full.length) return false;
+    if (breach || !full.length) return false;
     stream.pause();
     let waiting = full.length;
     for (const target of full) target.once('drain', () => --waiting === 0 && stream.resume());
     return true;
   };
-  for (const chunk of head.chunks) feed(chunk);
+  for (const chunk of head.chunks) feed(chunk, true);
   stream.on('data', (chunk: Buffer) => {
-    feed(chunk);
+    feed(chunk, false);
     waitForReaders();
   });
   ended.then(
     () => {
-      if (!oversized) for (const target of targets) target.end();
+      if (!breach) for (const target of targets) target.end();
     },
     () => undefined,
   );
   if (!waitForReaders()) stream.resume();
-  return { oversized: () => oversized };
+  return { breach: () => breach };
 }
 
 /**
  * Reads a DATA stream to its end: parsed mail, authentication verdicts, and the raw bytes when
- * `keepRaw`; null when the message is larger than `maxBytes` (nothing of it is kept).
+ * `keepRaw`; or the first bound of `limits` the message passed (nothing of it is kept, no parser
+ * saw more of it than the bounds allow).
  */
-export async function parseStream(stream: Readable, facts: SessionFacts, options: { keepRaw: boolean; maxBytes: number }): Promise<Parsed | null> {
+export async function parseStream(stream: Readable, facts: SessionFacts, options: { keepRaw: boolean; limits: MessageLimits }): Promise<Parsed | { breach: Breach }> {
   const read = (forParser: Readable | Buffer, forAuth: Readable | Buffer) =>
     Promise.all([
       simpleParser(forParser, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true }),
       authenticate(forAuth, { ip: facts.ip, helo: facts.helo, sender: facts.mailFrom, mta: facts.mta, resolver: facts.resolver, disableBimi: true }),
     ]);
+  const scan = messageScanner(options.limits);
   const ended = endOf(stream);
-  const head = await readHead(stream, ended, Math.min(BUFFERED_MAX, options.maxBytes));
+  const head = await readHead(stream, ended, Math.min(BUFFERED_MAX, options.limits.bytes), scan);
+  if (head.breach) {
+    stream.resume();
+    await ended;
+    return { breach: head.breach };
+  }
   if (head.ended) {
     const raw = Buffer.concat(head.chunks, head.bytes);
     const [parsed, auth] = await read(raw, raw);
@@ -178,16 +192,17 @@ export async function parseStream(stream: Readable, facts: SessionFacts, options
   const toAuth = new PassThrough();
   const chunks: Buffer[] = [];
   let kept = 0;
-  const copy = tee(stream, ended, head, [toParser, toAuth], options.maxBytes, (chunk) => {
+  const copy = tee(stream, ended, head, [toParser, toAuth], scan, (chunk) => {
     if (!options.keepRaw || kept >= REPORT_RAW_MAX) return;
     chunks.push(chunk);
     kept += chunk.length;
   });
   const reading = read(toParser, toAuth);
-  // A cut message may not parse: its refusal is the size, not the parse error.
+  // A cut message may not parse: its refusal is the bound, not the parse error.
   reading.catch(() => undefined);
   await ended;
-  if (copy.oversized()) return null;
+  const breach = copy.breach();
+  if (breach) return { breach };
   const [parsed, auth] = await reading;
   return { mail: inboundOf(parsed, auth), raw: options.keepRaw ? Buffer.concat(chunks) : null };
 }

@@ -1,27 +1,33 @@
 /**
  * The inbound SMTP front end (`mailbox serve --role smtp`, started by `all`): smtp-server on SMTP_PORT,
- * every command a short hook chain (src/smtp/chain.ts). RCPT TO is routed at once (src/smtp/routing.ts)
- * so unknown recipients get 550 there; DATA is read once through the parser and the authentication
- * checks (src/smtp/parse.ts), then each recipient's route stores it: a message in an inbox's thread, a
- * delivery report on the message it names, or an unsubscription. The 250 comes only after Redis wrote.
+ * every command a short hook chain of the named stages of src/smtp/stages.ts. A session is admitted
+ * within the connection limits and cut (421) past its time or when its DATA crawls; RCPT TO is routed
+ * at once so unknown recipients get 550 there, later each time; DATA is read once, within its bounds,
+ * through the parser and the authentication checks, then each recipient's route stores it. The 250
+ * comes only after Redis wrote. This file holds the wiring and the per-session state only.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
-import { receiveInbound } from '../../actors/inbound.js';
-import { retireClaimOfDeleted } from '../../actors/inbox.js';
-import { recordBounce, recordComplaint } from '../../actors/reports.js';
-import { unsubscribeRecipient } from '../../actors/suppression.js';
-import { MailboxError } from '../errors.js';
+import { performance } from 'node:perf_hooks';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Runtime } from '../runtime.js';
-import { ACCEPT, CONTINUE, reject, runChain, smtpReply, tempfail, type Stage, type Verdict } from './chain.js';
-import { parseStream, type Parsed, type SessionFacts } from './parse.js';
-import { parseReport } from './reports.js';
-import { routeOf, type Route } from './routing.js';
+import { answer, runChain, smtpReply, type Stage, type Verdict } from './chain.js';
 import { mailauthResolver } from './dns.js';
+import type { Route } from './routing.js';
+import {
+  connectLimits,
+  DATA_TOO_SLOW,
+  dataTooSlow,
+  readMessage,
+  recipientCount,
+  routeRecipient,
+  SESSION_TOO_LONG,
+  storeMessage,
+  type DataContext,
+  type RcptContext,
+  type SessionState,
+} from './stages.js';
 
-/** Recipients per message: enough for any real conversation, too few for a spray. */
-const MAX_RECIPIENTS = 50;
 /** A RCPT decision reads one or two Redis keys; reading, checking and storing DATA may take DNS time. */
 const RCPT_TIMEOUT_MS = 5_000;
 const DATA_TIMEOUT_MS = 60_000;
@@ -31,117 +37,77 @@ export interface SmtpFrontEnd {
   close(): Promise<void>;
 }
 
-interface DataContext {
-  stream: SMTPServerDataStream;
-  session: SMTPServerSession;
-  routes: Route[];
-  parsed: Parsed | null;
-}
-
 const routeKey = (route: Route): string =>
   route.kind === 'inbox' ? `i ${route.inbox_id}` : route.kind === 'report' ? `r ${route.message_id}` : `u ${route.target.messageId}`;
 
-/** A space or inbox erased since RCPT: that recipient's copy has nowhere to go, the others still do. */
-const gone = (error: unknown): boolean => error instanceof MailboxError && error.code === 'not_found';
-
-async function deliverReport(rt: Runtime, route: Extract<Route, { kind: 'report' }>, raw: Buffer): Promise<void> {
-  const report = parseReport(raw);
-  if (report?.kind === 'complaint') {
-    await recordComplaint(rt, route.space_id, route.message_id, report.feedback_type);
-  } else if (report?.kind === 'bounce') {
-    // A report names one message (its VERP address), so its first failed recipient is that message's.
-    const first = report.recipients[0]!;
-    await recordBounce(rt, route.space_id, route.message_id, { status: first.status, code: first.code, hard: first.hard, diagnostic: first.diagnostic });
-  }
-  // Anything else sent to a return path (an auto-reply, a person answering the bounce address) is dropped.
-}
-
-/** Delivers to one recipient's route; false when its target was erased since RCPT. */
-async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<boolean> {
-  try {
-    if (route.kind === 'inbox') await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
-    else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
-    else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
-    return true;
-  } catch (error) {
-    if (!gone(error)) throw error;
-    if (route.kind === 'inbox') await retireClaimOfDeleted(rt, route.space_id, route.inbox_id);
-    return false;
-  }
-}
-
-const unknownAddress = () => reject('5.1.1 Adresse inconnue ici', 550);
-
 /** The distinct routes of the envelope's recipients (several addresses may reach one inbox). */
-function envelopeRoutes(session: SMTPServerSession, known: Map<string, Route> | undefined): Route[] {
+function envelopeRoutes(session: SMTPServerSession, known: Map<string, Route>): Route[] {
   const distinct = new Map<string, Route>();
   for (const { address } of session.envelope.rcptTo) {
-    const route = known?.get(address);
+    const route = known.get(address);
     if (route) distinct.set(routeKey(route), route);
   }
   return [...distinct.values()];
 }
 
+const rcptStages: Stage<RcptContext>[] = [recipientCount, routeRecipient];
+const dataStages: Stage<DataContext>[] = [readMessage, storeMessage];
+
 export async function startSmtp(rt: Runtime, options: { port: number; host: string }): Promise<SmtpFrontEnd> {
   const config = rt.config;
-  // Per session, the route each accepted RCPT address resolved to. What a message is delivered to is
-  // read at DATA from smtp-server's own envelope: RSET, EHLO or a new MAIL FROM empty it, and a RCPT
-  // that timed out (451) never enters it, even if its stage finishes later.
-  const routes = new Map<string, Map<string, Route>>();
+  const limits = config.smtpSession;
+  // Per open session: its address, unknown recipients, and the route each accepted RCPT address resolved
+  // to. What a message is delivered to is read at DATA from smtp-server's own envelope: RSET, EHLO or a
+  // new MAIL FROM empty it, and a RCPT that timed out (451) never enters it, even if its stage finishes later.
+  const sessions = new Map<string, SessionState & { timer: NodeJS.Timeout }>();
+  const perAddress = new Map<string, number>();
   const resolver = mailauthResolver(config, () => rt.clock.now());
   const logError = (error: unknown) => rt.log.error('smtp stage failed', { error: error instanceof Error ? error.message : String(error) });
   const tls = config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : null;
 
-  const rcptStages: Stage<{ session: SMTPServerSession; address: string }>[] = [
-    async ({ session }) => (session.envelope.rcptTo.length >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message', 452) : CONTINUE),
-    async ({ session, address }) => {
-      const route = await routeOf(rt, address);
-      if (!route) return unknownAddress();
-      const known = routes.get(session.id) ?? new Map<string, Route>();
-      routes.set(session.id, known.set(address, route));
-      return ACCEPT;
-    },
-  ];
-
-  const dataStages: Stage<DataContext>[] = [
-    async (ctx) => {
-      const facts: SessionFacts = {
-        ip: ctx.session.remoteAddress,
-        helo: ctx.session.hostNameAppearsAs || ctx.session.remoteAddress,
-        mailFrom: ctx.session.envelope.mailFrom ? ctx.session.envelope.mailFrom.address : '',
-        mta: config.mxHost,
-        resolver,
-      };
-      ctx.parsed = await parseStream(ctx.stream, facts, { keepRaw: ctx.routes.some((r) => r.kind === 'report'), maxBytes: config.smtpMaxBytes });
-      return ctx.parsed ? CONTINUE : reject(`5.3.4 Message trop volumineux (au plus ${config.smtpMaxBytes} octets)`, 552);
-    },
-    async (ctx) => {
-      let delivered = 0;
-      for (const route of ctx.routes) if (await deliver(rt, route, ctx.parsed!)) delivered++;
-      // Every recipient was erased between RCPT and DATA (a deleted inbox, a closed space): the sender
-      // learns it, as at RCPT. With one of several erased, the message is taken for the others.
-      return delivered ? ACCEPT : unknownAddress();
-    },
-  ];
+  /** Ends a session from our side, whatever it is doing: the 421 closes it (smtp-server). */
+  const cut = (id: string, verdict: Verdict) => {
+    const reply = smtpReply(verdict)!;
+    for (const connection of server.connections) if (connection.session.id === id) connection.send(reply.responseCode, reply.message);
+  };
 
   const server = new SMTPServer({
     name: config.mxHost,
     banner: 'Mailbox',
     logger: false,
-    size: config.smtpMaxBytes,
+    size: config.smtpMessage.bytes,
     authOptional: true,
     // The peer's name is not used (the verdicts read its IP and HELO): no PTR query per connection.
     disableReverseLookup: true,
     disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     hideSTARTTLS: !tls,
     ...(tls ?? {}),
+    onConnect(session, callback) {
+      const fromAddress = perAddress.get(session.remoteAddress) ?? 0;
+      const verdict = connectLimits({ total: sessions.size, fromAddress }, limits);
+      if (verdict.kind !== 'continue') return callback(smtpReply(verdict));
+      perAddress.set(session.remoteAddress, fromAddress + 1);
+      // Socket guards measure real time (timers), not the injected clock of business rules.
+      const timer = setTimeout(() => cut(session.id, SESSION_TOO_LONG), limits.maxMs).unref();
+      sessions.set(session.id, { address: session.remoteAddress, unknowns: 0, routes: new Map(), timer });
+      callback();
+    },
     onRcptTo(address, session, callback) {
-      runChain(rcptStages, { session, address: address.address }, RCPT_TIMEOUT_MS, logError).then((verdict) => callback(smtpReply(verdict)));
+      const ctx: RcptContext = { rt, address: address.address, accepted: session.envelope.rcptTo.length, state: sessions.get(session.id)!, limits };
+      runChain(rcptStages, ctx, RCPT_TIMEOUT_MS, logError).then((verdict) => answer(verdict, callback));
     },
     onData(stream, session, callback) {
-      const ctx: DataContext = { stream, session, routes: envelopeRoutes(session, routes.get(session.id)), parsed: null };
+      const state = sessions.get(session.id)!;
+      const facts = {
+        ip: session.remoteAddress,
+        helo: session.hostNameAppearsAs || session.remoteAddress,
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        mta: config.mxHost,
+        resolver,
+      };
+      const ctx: DataContext = { rt, stream, facts, routes: envelopeRoutes(session, state.routes), limits: config.smtpMessage, parsed: null };
       // The envelope is spent whatever the verdict: a next MAIL FROM in this session starts afresh.
-      routes.delete(session.id);
+      state.routes.clear();
       runChain(dataStages, ctx, DATA_TIMEOUT_MS, logError).then((verdict: Verdict) => {
         // A stage that gave up early leaves bytes unread: drain them so the session can answer.
         if (!stream.readableEnded) stream.resume();
@@ -149,9 +115,25 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
         if (reply) callback(reply);
         else stream.readableEnded ? callback(null) : stream.once('end', () => callback(null));
       });
+      // Listening after the chain, whose reader listens at once: no chunk flows before both do.
+      const started = performance.now();
+      let bytes = 0;
+      const watchRate = (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (!dataTooSlow(bytes, performance.now() - started, limits)) return;
+        stream.off('data', watchRate);
+        cut(session.id, DATA_TOO_SLOW);
+      };
+      stream.on('data', watchRate);
     },
     onClose(session) {
-      routes.delete(session.id);
+      const state = sessions.get(session.id);
+      if (!state) return;
+      clearTimeout(state.timer);
+      sessions.delete(session.id);
+      const left = perAddress.get(state.address)! - 1;
+      if (left) perAddress.set(state.address, left);
+      else perAddress.delete(state.address);
     },
   });
   server.on('error', (error: Error) => rt.log.warn('smtp server error', { error: error.message }));

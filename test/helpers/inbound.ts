@@ -27,27 +27,38 @@ export async function startInbound(svc: TestService): Promise<Inbound> {
 
 /**
  * A raw SMTP session, for what a client library does in one go: `say` sends a line (none for the
- * greeting) and resolves with the server's whole reply (its last line, with the code).
+ * greeting) and resolves with the server's whole reply (its last line, with the code); `closed`
+ * resolves when the server ended the connection. `localAddress` (127.0.0.x) plays another client.
  */
-export async function rawSession(port: number) {
-  const socket = connect(port, '127.0.0.1');
+export async function rawSession(port: number, localAddress = '127.0.0.1') {
+  const socket = connect({ port, host: '127.0.0.1', localAddress });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.setEncoding('utf8');
+  // The server may end the session: later writes then fail, and the test reads `closed`.
+  socket.on('error', () => undefined);
   t.teardown(() => socket.destroy());
   let buffered = '';
   const waiting: ((line: string) => void)[] = [];
+  // A reply nobody waits for yet (a 421 the server sends on its own) is kept for the next `say`.
+  const unclaimed: string[] = [];
   socket.on('data', (chunk: string) => {
     buffered += chunk;
     for (let end; (end = buffered.indexOf('\r\n')) >= 0; ) {
       const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 2);
-      if (line[3] !== '-') waiting.shift()?.(line);
+      if (line[3] === '-') continue;
+      const waiter = waiting.shift();
+      if (waiter) waiter(line);
+      else unclaimed.push(line);
     }
   });
   const say = (line?: string) =>
     new Promise<string>((resolve) => {
-      waiting.push(resolve);
-      if (line !== undefined) socket.write(`${line}\r\n`);
+      if (line !== undefined && socket.writable) socket.write(`${line}\r\n`);
+      const early = unclaimed.shift();
+      if (early !== undefined) resolve(early);
+      else waiting.push(resolve);
     });
-  await say();
-  return { say };
+  const greeting = await say();
+  return { say, greeting, closed, write: (bytes: string) => socket.writable && socket.write(bytes) };
 }

@@ -1,7 +1,10 @@
 /** Reading DATA: small mail from memory, large mail streamed into both readers, the size limit on both paths. */
 import { Readable } from 'node:stream';
 import t from 'tap';
-import { parseStream, type SessionFacts } from '../../src/smtp/parse.js';
+import { loadConfig } from '../../src/config.js';
+import { parseStream, type Parsed, type SessionFacts } from '../../src/smtp/parse.js';
+
+const limits = (bytes: number) => ({ ...loadConfig({}).smtpMessage, bytes });
 
 const facts: SessionFacts = {
   ip: '127.0.0.1',
@@ -25,19 +28,19 @@ function message(size: number): { stream: Readable; raw: Buffer } {
 for (const size of [2_000, 600_000]) {
   t.test(`a message of ${size} bytes is parsed and checked, its raw bytes kept when asked`, async (t) => {
     const { stream, raw } = message(size);
-    const parsed = await parseStream(stream, facts, { keepRaw: true, maxBytes: 1024 * 1024 });
-    t.ok(parsed);
-    t.match(parsed!.mail, { from: 'paul@exp.test', from_name: 'Paul', subject: 'Gros', message_id_header: '<gros@exp.test>', automatic: false });
-    t.equal(parsed!.mail.text.split('\n').filter(Boolean).length, Math.ceil(size / 100), 'every line of the body');
-    t.match(parsed!.mail.auth_results, { spf: 'none', dmarc: 'none' });
-    t.same(parsed!.raw, raw);
+    const parsed = (await parseStream(stream, facts, { keepRaw: true, limits: limits(1024 * 1024) })) as Parsed;
+    t.ok(parsed.mail);
+    t.match(parsed.mail, { from: 'paul@exp.test', from_name: 'Paul', subject: 'Gros', message_id_header: '<gros@exp.test>', automatic: false });
+    t.equal(parsed.mail.text.split('\n').filter(Boolean).length, Math.ceil(size / 100), 'every line of the body');
+    t.match(parsed.mail.auth_results, { spf: 'none', dmarc: 'none' });
+    t.same(parsed.raw, raw);
   });
 }
 
 for (const [size, maxBytes] of [[2_000, 1_000], [600_000, 300_000], [600_000, 100_000]] as const) {
   t.test(`a message of ${size} bytes over a ${maxBytes}-byte limit is read to its end and refused`, async (t) => {
     const { stream } = message(size);
-    t.equal(await parseStream(stream, facts, { keepRaw: false, maxBytes }), null);
+    t.same(await parseStream(stream, facts, { keepRaw: false, limits: limits(maxBytes) }), { breach: { limit: 'bytes', max: maxBytes } });
     t.equal(stream.readableEnded, true);
   });
 }
