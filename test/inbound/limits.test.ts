@@ -42,11 +42,16 @@ t.test('a From of 40,000 addresses is refused with a 5xx without holding the eve
   const from = Array.from({ length: 40_000 }, (_, i) => `personne${i}@expediteur.test`).join(', ');
   const session = await atData(inbound.port);
   const delay = monitorEventLoopDelay({ resolution: 10 });
+  const cpu = process.cpuUsage();
   delay.enable();
   const reply = await session.say(`From: ${from}\r\nSubject: Foule\r\n\r\nBonjour.\r\n.`);
   delay.disable();
+  const { user, system } = process.cpuUsage(cpu);
   t.match(reply, /^5\d\d /);
-  t.ok(delay.max / 1e6 < 100, `event loop held at most ${(delay.max / 1e6).toFixed(1)} ms`);
+  // On a loaded machine the loop also waits for a core: then the process's own CPU time over the
+  // exchange tells whether this process held it (without the bounds it burned seconds).
+  const heldMs = Math.min(delay.max / 1e6, (user + system) / 1e3);
+  t.ok(heldMs < 100, `event loop held at most ${heldMs.toFixed(1)} ms (delay ${(delay.max / 1e6).toFixed(1)} ms, CPU ${((user + system) / 1e3).toFixed(1)} ms)`);
   t.match(await session.say(`MAIL FROM:<${recipient()}>`), /^250 /, 'the session goes on');
 });
 
