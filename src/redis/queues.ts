@@ -2,22 +2,22 @@
  * BullMQ queues, on the runtime's own connection (a queue only writes; workers block on their own).
  * Each queue has a hash-tagged prefix (src/redis/keys.ts), so its keys share one Cluster slot.
  */
-import { Queue } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Cluster } from 'ioredis';
+import { BLOCKING_OPTIONS, type RedisClient } from './connect.js';
 import { QUEUE_PREFIX } from './keys.js';
 import type { Runtime } from '../runtime.js';
 
 /** The runtime's queues, one per name, made on first use and closed by closeQueues. */
 const opened = new WeakMap<Runtime, Map<string, Queue>>();
 
-function queueOf<T>(rt: Runtime, name: string, prefix: string): Queue<T> {
+function queueOf<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX): Queue<T> {
   let byName = opened.get(rt);
   if (!byName) opened.set(rt, (byName = new Map()));
   let queue = byName.get(name);
-  if (!queue) byName.set(name, (queue = new Queue(name, { connection: rt.redis, prefix })));
+  if (!queue) byName.set(name, (queue = new Queue(name, { connection: rt.redis, prefix: QUEUE_PREFIX[name] })));
   return queue as unknown as Queue<T>;
 }
-
-export const DOMAIN_QUEUE = 'domains';
 
 /** How often a domain's records are checked again, by status (interface.md part 8). */
 export const RECHECK_EVERY_MS = { verified: 24 * 3600 * 1000, suspended: 3600 * 1000 } as const;
@@ -27,7 +27,7 @@ export interface RecheckJob {
   domain_id: string;
 }
 
-export const domainQueue = (rt: Runtime): Queue<RecheckJob> => queueOf(rt, DOMAIN_QUEUE, QUEUE_PREFIX.domains);
+export const domainQueue = (rt: Runtime): Queue<RecheckJob> => queueOf(rt, 'domains');
 
 /** One scheduler per domain; BullMQ ids may not hold `:`. */
 export const recheckSchedulerId = (spaceId: string, domainId: string): string => `recheck-${spaceId}-${domainId}`;
@@ -57,15 +57,13 @@ export async function closeQueues(rt: Runtime): Promise<void> {
   opened.delete(rt);
 }
 
-export const ERASE_QUEUE = 'erase';
-
 /** Erases a space whose closure was confirmed for `closes_at` (the job re-checks it still is). */
 export interface EraseJob {
   space_id: string;
   closes_at: number;
 }
 
-export const eraseQueue = (rt: Runtime): Queue<EraseJob> => queueOf(rt, ERASE_QUEUE, QUEUE_PREFIX.erase);
+export const eraseQueue = (rt: Runtime): Queue<EraseJob> => queueOf(rt, 'erase');
 
 /** One job per confirmation (its time in the id): a cancelled then confirmed-again closure gets a new one. */
 export const eraseJobId = (spaceId: string, closesAt: number): string => `erase-${spaceId}-${closesAt}`;
@@ -86,15 +84,13 @@ export async function scheduleErase(rt: Runtime, spaceId: string, closesAt: numb
   );
 }
 
-export const SEND_QUEUE = 'send';
-
 /** Wakes the delivery worker for one inbox when its next departure is due. */
 export interface WakeJob {
   space_id: string;
   inbox_id: string;
 }
 
-export const sendQueue = (rt: Runtime): Queue<WakeJob> => queueOf(rt, SEND_QUEUE, QUEUE_PREFIX.send);
+export const sendQueue = (rt: Runtime): Queue<WakeJob> => queueOf(rt, 'send');
 
 /**
  * A delayed job at the inbox's next departure; one job per (inbox, slot), so repeated wakes for one
@@ -106,4 +102,29 @@ export async function wakeInbox(rt: Runtime, spaceId: string, inboxId: string, s
     { space_id: spaceId, inbox_id: inboxId },
     { jobId: `wake-${spaceId}-${inboxId}-${slot}`, delay: Math.max(0, slot - rt.clock.now()), removeOnComplete: true, removeOnFail: 1000 },
   );
+}
+
+/** A worker blocks on its own connection, which BullMQ wants without a per-request retry cap or command timeout. */
+export const blockingConnection = (redis: RedisClient): RedisClient =>
+  redis instanceof Cluster
+    ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...BLOCKING_OPTIONS } })
+    : redis.duplicate(BLOCKING_OPTIONS);
+
+export interface QueueWorker<T> {
+  worker: Worker<T>;
+  /** Stops taking jobs, waits for the running ones, closes the worker's connection. */
+  close(): Promise<void>;
+}
+
+/** A BullMQ worker of one of our queues (its hash-tagged prefix), on a blocking connection of its own. */
+export function queueWorker<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX, run: (job: Job<T>) => Promise<unknown>, concurrency: number): QueueWorker<T> {
+  const connection = blockingConnection(rt.redis);
+  const worker = new Worker<T>(name, run, { connection, prefix: QUEUE_PREFIX[name], concurrency });
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
 }

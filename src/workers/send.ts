@@ -9,16 +9,13 @@
  * a worker dies after the peer's 250 and before the outcome is written, in which case it is sent again
  * once its lease expires (with the same Message-ID, so receivers can tell).
  */
-import { Worker } from 'bullmq';
 import { correspondentWrote, finishDelivery, inboxesDue, reclaim, refusal, spacesWithQueues, takeDue, type Departure } from '../../actors/delivery.js';
 import { verpReturnPath } from '../delivery/mime.js';
 import { transportFor } from '../delivery/transports.js';
 import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { OutgoingMail, Transport } from '../delivery/types.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
-import { QUEUE_PREFIX } from '../redis/keys.js';
-import { SEND_QUEUE, wakeInbox, type WakeJob } from '../redis/queues.js';
-import { blockingConnection } from './domains.js';
+import { queueWorker, wakeInbox, type WakeJob } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
 
 async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Departure): Promise<OutgoingMail> {
@@ -93,15 +90,10 @@ export interface SendWorker {
 /** The `worker` role's delivery part: BullMQ wake-ups, and the sweeper at start then every 30 s. */
 export function startSendWorker(rt: Runtime, options: { concurrency?: number; sweepMs?: number } = {}): SendWorker {
   const transport = transportFor(rt);
-  const connection = blockingConnection(rt.redis);
-  const worker = new Worker<WakeJob>(
-    SEND_QUEUE,
-    async (job) => {
-      const next = await deliverDue(rt, transport, job.data.space_id, job.data.inbox_id);
-      if (next !== null) await wakeInbox(rt, job.data.space_id, job.data.inbox_id, next);
-    },
-    { connection, prefix: QUEUE_PREFIX.send, concurrency: options.concurrency ?? 8 },
-  );
+  const { worker, close } = queueWorker<WakeJob>(rt, 'send', async (job) => {
+    const next = await deliverDue(rt, transport, job.data.space_id, job.data.inbox_id);
+    if (next !== null) await wakeInbox(rt, job.data.space_id, job.data.inbox_id, next);
+  }, options.concurrency ?? 8);
   worker.on('failed', (job, error) => rt.log.error('delivery job failed', { job: job?.id, error: error.message }));
   let sweeping: Promise<void> | null = null;
   const sweepNow = (): void => {
@@ -117,8 +109,7 @@ export function startSendWorker(rt: Runtime, options: { concurrency?: number; sw
     async close() {
       clearInterval(timer);
       await sweeping;
-      await worker.close();
-      connection.disconnect();
+      await close();
     },
   };
 }

@@ -8,8 +8,8 @@ import { QueueEvents } from 'bullmq';
 import { recheckDomain } from '../../actors/domain.js';
 import { MailboxError } from '../../src/errors.js';
 import { globalKeys, QUEUE_PREFIX, spaceKeys } from '../../src/redis/keys.js';
-import { DOMAIN_QUEUE, domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
-import { blockingConnection, startDomainWorker } from '../../src/workers/domains.js';
+import { blockingConnection, domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
+import { startDomainWorker } from '../../src/workers/domains.js';
 import { iso } from '../../src/clock.js';
 import { addDomain, MASTER_KEY, verifiedDomain, type TestDomain } from '../helpers/domains.js';
 import { mondayMorning, startService } from '../helpers/service.js';
@@ -217,7 +217,7 @@ t.test('a removed domain is forgotten by its recheck; the worker runs recheck jo
   const domain = await verifiedDomain(svc, apiKey);
   const worker = startDomainWorker(svc.rt);
   const connection = blockingConnection(svc.rt.redis);
-  const queueEvents = new QueueEvents(DOMAIN_QUEUE, { connection, prefix: QUEUE_PREFIX.domains });
+  const queueEvents = new QueueEvents('domains', { connection, prefix: QUEUE_PREFIX.domains });
   t.teardown(async () => {
     await queueEvents.close();
     connection.disconnect();
