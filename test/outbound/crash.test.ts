@@ -35,6 +35,8 @@ const peer = new SMTPServer({
 // A killed sender resets the connection: that is the point, not an error of the peer.
 peer.on('error', () => {});
 await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+// Each case starts worker processes; on a loaded machine their starts alone can pass tap's 120 s.
+t.setTimeout(300_000);
 t.teardown(() => new Promise<void>((resolve) => peer.close(() => resolve())));
 const port = (peer.server.address() as { port: number }).port;
 
