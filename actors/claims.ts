@@ -36,6 +36,6 @@ export async function readClaim<T>(rt: Runtime, key: string): Promise<Claimed<T>
  * claim was not `expected` any more: someone else took or changed it first.
  */
 export async function swapClaim(rt: Runtime, key: string, expected: string | null, next: string | null): Promise<boolean> {
-  const reply = await rt.scripts.run<{ ok: boolean }>('claim/swap', [key], [expected ?? '', next ?? '']);
+  const reply = await rt.scripts.run<{ ok: boolean }>('claim/swap', { claim: key }, [expected ?? '', next ?? '']);
   return reply.ok;
 }

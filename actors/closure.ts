@@ -105,7 +105,7 @@ export async function cancelClosure(rt: Runtime, access: Access): Promise<Closur
   const line = prepareLine(rt, 'space.closure_cancelled', actorOf(access), {}, {});
   const { cancelled } = await rt.scripts.run<{ cancelled: boolean }>(
     'space/cancelClosure',
-    [keys.space, keys.code('close'), keys.journal, keys.journalIndex],
+    { space: keys.space, code: keys.code('close'), journal: keys.journal, journalIndex: keys.journalIndex },
     lineArgs(line),
   );
   // The job would find no closure and do nothing; removing it only spares it the wait.

@@ -49,7 +49,7 @@ export async function issueCode(rt: Runtime, access: Access, purpose: CodePurpos
   const line = prepareLine(rt, 'code.sent', actorOf(access), {}, { purpose, to: maskEmail(mail.to) });
   await rt.scripts.run(
     'space/issueCode',
-    [keys.code(purpose), keys.codeSends, keys.space, keys.journal, keys.journalIndex],
+    { code: keys.code(purpose), codeSends: keys.codeSends, space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
     [now, salt, hashCode(salt, code), expiresAt, payload, CODE_RULES.spacingMs, CODE_RULES.perWindow, CODE_RULES.windowMs, ...lineArgs(line)],
   );
   const sent = await rt.ports.systemMail({ to: mail.to, subject: mail.subject, text: mail.text(code) }).catch((error: Error) => {
@@ -58,7 +58,11 @@ export async function issueCode(rt: Runtime, access: Access, purpose: CodePurpos
   });
   if (!sent?.ok) {
     if (sent) rt.log.warn('code e-mail refused', { space_id: spaceId, purpose, code: sent.code });
-    await rt.scripts.run('space/dropCode', [keys.code(purpose), keys.codeSends, keys.journal, keys.journalIndex], [salt, line.id, line.refs]);
+    await rt.scripts.run(
+      'space/dropCode',
+      { code: keys.code(purpose), codeSends: keys.codeSends, journal: keys.journal, journalIndex: keys.journalIndex },
+      [salt, line.id, line.refs],
+    );
     throw new MailboxError('code_not_sent');
   }
   return expiresAt;
@@ -92,7 +96,7 @@ export async function checkCode(
   const keys = spaceKeys(spaceId);
   await rt.scripts.run(
     'space/checkCode',
-    [keys.code(purpose), keys.space, keys.journal, keys.journalIndex],
+    { code: keys.code(purpose), space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
     [rt.clock.now(), pending.salt, hashCode(pending.salt, candidate), CODE_RULES.attempts, JSON.stringify(fields), ...lineArgs(line)],
   );
 }

@@ -72,7 +72,10 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   const quota = await dailyQuota(rt, spaceId, inbox, now);
   const reply = await rt.scripts.run<TakeReply>(
     'message/takeDue',
-    [keys.inbox(inboxId), keys.domain(inbox.domain), keys.inboxQueue(inboxId), keys.queue, keys.sending, keys.message(head), keys.suppressions, keys.inboxSlots(inboxId)],
+    {
+      inbox: keys.inbox(inboxId), domain: keys.domain(inbox.domain), inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue, sending: keys.sending,
+      message: keys.message(head), suppressions: keys.suppressions, inboxSlots: keys.inboxSlots(inboxId),
+    },
     [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
   );
   if ('wait' in reply) return reply;
@@ -131,7 +134,10 @@ export async function finishDelivery(rt: Runtime, spaceId: string, departure: De
   const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
   await rt.scripts.run(
     'message/finishDelivery',
-    [keys.message(message.id), keys.sending, keys.inbox(message.inbox_id), keys.inboxQueue(message.inbox_id), keys.queue, keys.inboxSlots(message.inbox_id), keys.events, keys.journal, keys.journalIndex],
+    {
+      message: keys.message(message.id), sending: keys.sending, inbox: keys.inbox(message.inbox_id), inboxQueue: keys.inboxQueue(message.inbox_id),
+      queue: keys.queue, inboxSlots: keys.inboxSlots(message.inbox_id), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
+    },
     [message.id, attempt, outcome, code, iso(now), now + (RETRY_DELAYS_MS[attempt - 1] ?? 0), parisDay(now), JSON.stringify(events), ...(line ? lineArgs(line) : ['', '', '[]'])],
   );
   // A recipient refused as unknown at RCPT is a hard bounce like a DSN's (actors/reports.ts).
@@ -144,7 +150,11 @@ export async function reclaim(rt: Runtime, spaceId: string, now: number): Promis
   for (const id of await rt.redis.zrangebyscore(keys.sending, '-inf', now)) {
     const inboxId = await rt.redis.hget(keys.message(id), 'inbox_id');
     if (!inboxId) continue;
-    await rt.scripts.run('message/reclaim', [keys.message(id), keys.sending, keys.inbox(inboxId), keys.inboxQueue(inboxId), keys.queue], [id, now]);
+    await rt.scripts.run(
+      'message/reclaim',
+      { message: keys.message(id), sending: keys.sending, inbox: keys.inbox(inboxId), inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue },
+      [id, now],
+    );
   }
 }
 

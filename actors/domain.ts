@@ -153,7 +153,7 @@ export async function addDomain(rt: Runtime, access: Access, name: string): Prom
   const line = prepareLine(rt, 'domain.added', actorOf(access), { domain: name }, { domain: name, domain_id: id });
   await rt.scripts.run(
     'domain/addDomain',
-    [keys.space, keys.domains, keys.domain(name), keys.journal, keys.journalIndex],
+    { space: keys.space, domains: keys.domains, domain: keys.domain(name), journal: keys.journal, journalIndex: keys.journalIndex },
     [id, name, JSON.stringify(stored), DOMAIN_LIMIT, ...lineArgs(line)],
   );
   return stored;
@@ -195,7 +195,7 @@ async function checkDomain(rt: Runtime, spaceId: string, stored: StoredDomain, a
   try {
     reply = await rt.scripts.run(
       'domain/recordCheck',
-      [keys.domain(name), keys.events, keys.journal, keys.journalIndex],
+      { domain: keys.domain(name), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
       [stored.id, iso(rt.clock.now()), JSON.stringify(checks), missing.length ? '0' : '1', reason, manual ? '1' : '0', ...lineArgs(line), event],
     );
   } catch (error) {
@@ -239,7 +239,7 @@ export async function removeDomain(rt: Runtime, access: Access, name: string): P
   const line = prepareLine(rt, 'domain.removed', actorOf(access), { domain: name }, { domain: name });
   const { id } = await rt.scripts.run<{ id: string }>(
     'domain/removeDomain',
-    [keys.domains, keys.domain(name), keys.journal, keys.journalIndex],
+    { domains: keys.domains, domain: keys.domain(name), journal: keys.journal, journalIndex: keys.journalIndex },
     [name, ...lineArgs(line)],
   );
   await cancelDomainRecheck(rt, spaceId, id);

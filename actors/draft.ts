@@ -44,7 +44,7 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
     });
     return rt.scripts.run(
       'message/updateDraft',
-      [keys.message(m.id), keys.thread(m.thread_id), keys.threadMessages(m.thread_id), keys.journal, keys.journalIndex],
+      { message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex },
       [m.revision, JSON.stringify(changed), ...lineArgs(line)],
     );
   });
@@ -85,11 +85,11 @@ export async function approveMessage(rt: Runtime, access: Access, messageId: str
   const event = messageEvent(rt, space.id, 'mail.message.queued', draft);
   const reply = await rt.scripts.run<{ slot: number; wake: boolean; message: StoredMessage; inbox: InboxFigures }>(
     'message/approveMessage',
-    [
-      keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.message(draft.id), keys.thread(draft.thread_id), keys.drafts,
-      keys.inboxDrafts(inbox.id), keys.queue, keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id), keys.suppressions, keys.events,
-      keys.journal, keys.journalIndex,
-    ],
+    {
+      space: keys.space, inbox: keys.inbox(inbox.id), domain: keys.domain(inbox.domain), message: keys.message(draft.id), thread: keys.thread(draft.thread_id),
+      drafts: keys.drafts, inboxDrafts: keys.inboxDrafts(inbox.id), queue: keys.queue, inboxQueue: keys.inboxQueue(inbox.id), inboxSlots: keys.inboxSlots(inbox.id),
+      suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
+    },
     [JSON.stringify(request), ...lineArgs(line), event],
   );
   if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);

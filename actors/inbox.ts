@@ -106,7 +106,10 @@ export async function createInbox(rt: Runtime, access: Access, spec: NewInbox): 
   try {
     await rt.scripts.run(
       'inbox/createInbox',
-      [keys.space, keys.inboxes, keys.inboxCreations, keys.inbox(id), keys.domain(spec.domain), keys.journal, keys.journalIndex],
+      {
+        space: keys.space, inboxes: keys.inboxes, inboxCreations: keys.inboxCreations, inbox: keys.inbox(id), domain: keys.domain(spec.domain),
+        journal: keys.journal, journalIndex: keys.journalIndex,
+      },
       [id, JSON.stringify(inbox), now, spec.shared ? '1' : '0', JSON.stringify(caps), WEEK_MS, ...lineArgs(line)],
     );
   } catch (error) {
@@ -142,7 +145,7 @@ export async function deleteInbox(rt: Runtime, access: Access, inboxId: string):
   const line = prepareLine(rt, 'inbox.deleted', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
   await rt.scripts.run(
     'inbox/deleteInbox',
-    [keys.inbox(inboxId), keys.inboxes, keys.domain(inbox.domain), keys.journal, keys.journalIndex],
+    { inbox: keys.inbox(inboxId), inboxes: keys.inboxes, domain: keys.domain(inbox.domain), journal: keys.journal, journalIndex: keys.journalIndex },
     [inboxId, iso(rt.clock.now()), ...lineArgs(line)],
   );
   // A crash here leaves the claim active on a deleted inbox: the next creation of the address or the
@@ -166,7 +169,7 @@ export async function suspendInbox(rt: Runtime, spaceId: string, inboxId: string
   const event = prepareEvent(rt, spaceId, 'mail.inbox.suspended', { refs: { inbox_id: inboxId } }, { inbox_id: inboxId, address: inbox.address, reason });
   const reply = await rt.scripts.run<{ changed: boolean }>(
     'inbox/suspendInbox',
-    [keys.inbox(inboxId), keys.events, keys.journal, keys.journalIndex],
+    { inbox: keys.inbox(inboxId), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
     [iso(rt.clock.now()), reason, ...lineArgs(line), event],
   );
   return reply.changed;
@@ -178,7 +181,11 @@ export async function resumeInbox(rt: Runtime, spaceId: string, inboxId: string)
   if (!inbox) throw new MailboxError('not_found');
   const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'inbox.resumed', SERVICE_ACTOR, { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
-  await rt.scripts.run('inbox/resumeInbox', [keys.inbox(inboxId), keys.journal, keys.journalIndex], [iso(rt.clock.now()), ...lineArgs(line)]);
+  await rt.scripts.run(
+    'inbox/resumeInbox',
+    { inbox: keys.inbox(inboxId), journal: keys.journal, journalIndex: keys.journalIndex },
+    [iso(rt.clock.now()), ...lineArgs(line)],
+  );
   return (await readInbox(rt, spaceId, inboxId))!;
 }
 
@@ -193,7 +200,7 @@ export async function requestInboxReview(rt: Runtime, access: Access, inboxId: s
   const line = prepareLine(rt, 'inbox.review_requested', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address, message });
   await rt.scripts.run(
     'inbox/requestReview',
-    [keys.inbox(inboxId), keys.journal, keys.journalIndex],
+    { inbox: keys.inbox(inboxId), journal: keys.journal, journalIndex: keys.journalIndex },
     [iso(rt.clock.now()), message ?? '', ...lineArgs(line)],
   );
   return (await readInbox(rt, access.space.id, inboxId))!;

@@ -141,12 +141,14 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
   const reply = await rt.scripts.run<OutboundReply>(
     'message/createOutbound',
-    [
-      keys.space, keys.inbox(inbox.id), keys.domain(inbox.domain), keys.inboxQueue(inbox.id), keys.inboxSlots(inbox.id),
-      keys.inboxRecipients(inbox.id), keys.queue, keys.drafts, keys.inboxDrafts(inbox.id), keys.keySentOn(day), idemKey,
-      keys.message(messageId), keys.thread(threadId), keys.threadMessages(threadId), keys.threadOutbound(threadId), keys.threads,
-      keys.suppressions, keys.events, keys.journal, keys.journalIndex, keys.webhook,
-    ],
+    {
+      space: keys.space, inbox: keys.inbox(inbox.id), domain: keys.domain(inbox.domain), inboxQueue: keys.inboxQueue(inbox.id),
+      inboxSlots: keys.inboxSlots(inbox.id), inboxRecipients: keys.inboxRecipients(inbox.id), queue: keys.queue, drafts: keys.drafts,
+      inboxDrafts: keys.inboxDrafts(inbox.id), keySent: keys.keySentOn(day), idempotency: idemKey, message: keys.message(messageId),
+      thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId), threadOutbound: keys.threadOutbound(threadId),
+      threads: keys.threads, suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
+      webhook: keys.webhook,
+    },
     pushFields([
       now, nowIso, day, mode, messageId, threadId, access.key.id, access.key.daily_cap ?? 0,
       spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),

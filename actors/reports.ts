@@ -13,7 +13,7 @@ import { judgeInbox } from './breaker.js';
 import { markDeadAddress } from './dead-addresses.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import type { SuppressionEntry, SuppressionReason } from './suppression.js';
+import { addSuppressionKeys, type SuppressionEntry, type SuppressionReason } from './suppression.js';
 
 /** Codes that say the address itself is gone (not this message, not a policy): dead for every space. */
 const DEAD_CODES: readonly DeliveryCode[] = ['recipient_unknown'];
@@ -43,7 +43,7 @@ async function suppress(rt: Runtime, spaceId: string, messageId: string, target:
   const line = prepareLine(rt, reason === 'complaint' ? 'contact.complained' : 'contact.bounced', SERVICE_ACTOR, refs, { address: value });
   await rt.scripts.run(
     'suppression/addSuppression',
-    [keys.space, keys.suppressions, keys.suppressionIndex, keys.events, keys.journal, keys.journalIndex],
+    addSuppressionKeys(spaceId),
     [value, JSON.stringify(entry), ...lineArgs(line), event],
   );
 }
@@ -73,7 +73,7 @@ export async function recordBounce(rt: Runtime, spaceId: string, messageId: stri
   });
   const reply = await rt.scripts.run<{ changed: boolean }>(
     'message/recordBounce',
-    [keys.message(messageId), keys.inboxSlots(target.inbox_id), keys.events, keys.journal, keys.journalIndex],
+    { message: keys.message(messageId), inboxSlots: keys.inboxSlots(target.inbox_id), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
     [bounce.code, bounce.hard ? '1' : '0', parisDay(now), ...lineArgs(line), event],
   );
   if (!reply.changed || !bounce.hard) return true;
@@ -102,7 +102,11 @@ export async function recordComplaint(rt: Runtime, spaceId: string, messageId: s
   if (!target) return false;
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
-  await rt.scripts.run('message/recordComplaint', [keys.message(messageId), keys.inboxSlots(target.inbox_id)], [parisDay(now), iso(now)]);
+  await rt.scripts.run(
+    'message/recordComplaint',
+    { message: keys.message(messageId), inboxSlots: keys.inboxSlots(target.inbox_id) },
+    [parisDay(now), iso(now)],
+  );
   const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId };
   const event = prepareEvent(rt, spaceId, 'mail.contact.complained', { person: { email: target.to, name: target.to_name || null }, refs }, {
     address: target.to.toLowerCase(), reason: 'complaint', feedback_type: feedbackType, metadata: target.metadata,

@@ -129,7 +129,7 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
   const line = prepareLine(rt, 'space.created', SERVICE_ACTOR, {}, { key_id: key.id, plan: fields.plan });
   await rt.scripts.run(
     'space/createSpace',
-    [keys.space, keys.keys, keys.keyNames, keys.auth, keys.journal, keys.journalIndex],
+    { space: keys.space, keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, journal: keys.journal, journalIndex: keys.journalIndex },
     [JSON.stringify(fields), key.id, JSON.stringify(key), key.name_norm, key.token_hash, ...lineArgs(line)],
   );
   return { space_id: spaceId, api_key: secret, key_id: key.id };
@@ -146,7 +146,7 @@ export async function authenticate(rt: Runtime, secret: string | null): Promise<
   const { burst, perSecond } = rt.config.rateLimit;
   const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number }>(
     'space/authenticate',
-    [keys.auth, keys.keys, keys.keyUse, keys.space, keys.rateBucket(tokenHash)],
+    { auth: keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space, rateBucket: keys.rateBucket(tokenHash) },
     [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond],
   );
   return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null };
@@ -173,7 +173,10 @@ export async function createKey(rt: Runtime, access: Access, spec: KeySpec): Pro
   const limits = rt.config.limits;
   await rt.scripts.run(
     'space/createKey',
-    [keys.space, keys.keys, keys.keyNames, keys.auth, keys.keyCreations, keys.inboxes, keys.journal, keys.journalIndex],
+    {
+      space: keys.space, keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, keyCreations: keys.keyCreations, inboxes: keys.inboxes,
+      journal: keys.journal, journalIndex: keys.journalIndex,
+    },
     [
       key.id,
       JSON.stringify(key),
@@ -203,7 +206,10 @@ export async function revokeKey(rt: Runtime, access: Access, keyId: string): Pro
   const line = prepareLine(rt, 'key.revoked', actorOf(access), {}, {});
   return rt.scripts.run(
     'space/revokeKey',
-    [keys.keys, keys.keyNames, keys.auth, keys.revokedKeys, keys.keyUse, keys.journal, keys.journalIndex],
+    {
+      keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, revokedKeys: keys.revokedKeys, keyUse: keys.keyUse,
+      journal: keys.journal, journalIndex: keys.journalIndex,
+    },
     [keyId, access.key.id, ...lineArgs(line)],
   );
 }
@@ -244,7 +250,11 @@ export async function applyBillingChange(rt: Runtime, change: BillingChange): Pr
 
 async function runSetPlan(rt: Runtime, spaceId: string, args: string[], line: PreparedLine): Promise<boolean> {
   const keys = spaceKeys(spaceId);
-  const reply = await rt.scripts.run<{ applied: boolean }>('space/setPlan', [keys.space, keys.journal, keys.journalIndex], [...args, ...lineArgs(line)]);
+  const reply = await rt.scripts.run<{ applied: boolean }>(
+    'space/setPlan',
+    { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
+    [...args, ...lineArgs(line)],
+  );
   return reply.applied;
 }
 
@@ -267,5 +277,5 @@ export async function keySentOn(rt: Runtime, spaceId: string, keyId: string, day
 export async function journalCheckout(rt: Runtime, access: Access, plan: string): Promise<void> {
   const keys = spaceKeys(access.space.id);
   const line = prepareLine(rt, 'billing.checkout', actorOf(access), {}, { plan });
-  await rt.scripts.run('space/appendLine', [keys.space, keys.journal, keys.journalIndex], lineArgs(line));
+  await rt.scripts.run('space/appendLine', { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex }, lineArgs(line));
 }

@@ -78,7 +78,7 @@ export async function unsubscribeRecipient(
 }
 
 /** lua/suppression/addSuppression's keys, by their header names. */
-function addSuppressionKeys(spaceId: string) {
+export function addSuppressionKeys(spaceId: string) {
   const { space, suppressions, suppressionIndex, events, journal, journalIndex } = spaceKeys(spaceId);
   return { space, suppressions, suppressionIndex, events, journal, journalIndex };
 }

@@ -19,9 +19,10 @@ export const WEBHOOK_GROUP = 'webhooks';
 
 export const webhookShard = (spaceId: string): number => shardOf(spaceId, WEBHOOK_SHARDS);
 
-const shardKeys = (rt: Runtime, shard: number): string[] => {
+/** A shard's keys, named as lua/webhook/*'s headers name them. */
+const shardKeys = (rt: Runtime, shard: number) => {
   const index = rt.config.webhookIndex;
-  return [globalKeys.webhookDue(index, shard), globalKeys.webhookDirty(index, shard), globalKeys.webhookClaims(index, shard)];
+  return { due: globalKeys.webhookDue(index, shard), dirty: globalKeys.webhookDirty(index, shard), claims: globalKeys.webhookClaims(index, shard) };
 };
 
 /** A declared webhook's space joins the sweeper's index (before its declaration, so never outside it). */
@@ -32,11 +33,11 @@ export async function registerSpace(rt: Runtime, spaceId: string): Promise<void>
 /** An erased space leaves the index: its claim, its due time and its place in the sweeper's list. */
 export async function forgetSpace(rt: Runtime, spaceId: string): Promise<void> {
   const shard = webhookShard(spaceId);
-  const [due, dirty, claims] = shardKeys(rt, shard);
+  const { due, dirty, claims } = shardKeys(rt, shard);
   await rt.redis.srem(globalKeys.webhookSpaces(rt.config.webhookIndex, shard), spaceId);
-  await rt.redis.zrem(due!, spaceId);
-  await rt.redis.srem(dirty!, spaceId);
-  await rt.redis.hdel(claims!, spaceId);
+  await rt.redis.zrem(due, spaceId);
+  await rt.redis.srem(dirty, spaceId);
+  await rt.redis.hdel(claims, spaceId);
 }
 
 /** `now` brings a space waiting for a retry forward (a new declaration); otherwise its retry time holds. */

@@ -57,7 +57,7 @@ export async function declareWebhook(rt: Runtime, access: Access, url: string): 
   try {
     reply = await rt.scripts.run(
       'webhook/declareWebhook',
-      [keys.space, keys.webhook, keys.webhookDeclarations, keys.events, keys.journal, keys.journalIndex],
+      { space: keys.space, webhook: keys.webhook, webhookDeclarations: keys.webhookDeclarations, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
       [url, seal(masterKey, secret, webhookContext(spaceId)), rt.clock.now(), DECLARATION_GAP_MS, rt.config.limits.webhooks_declared_per_24h,
         WEBHOOK_GROUP, ...lineArgs(line), event],
     );
@@ -124,7 +124,7 @@ export async function recordAttempt(rt: Runtime, spaceId: string, hook: StoredWe
   }
   const reply = await rt.scripts.run<{ current: boolean }>(
     'webhook/recordAttempt',
-    [keys.events, keys.webhook, keys.journal, keys.journalIndex],
+    { events: keys.events, webhook: keys.webhook, journal: keys.journal, journalIndex: keys.journalIndex },
     [
       WEBHOOK_GROUP,
       entryId,

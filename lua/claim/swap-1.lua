@@ -5,9 +5,13 @@
   ARGV[1] expected current value; '' = the claim must not exist
   ARGV[2] new value; '' = delete the claim
   Returns {"ok":true} | {"ok":false,"current":<value or null>} when the claim is not what was expected.
+  A claim that already holds the new value answers ok: a value names its claimant, so that is this
+  call's first run (a resend after a lost reply), not another's move. A removal run twice answers
+  ok false the second time (an absent claim does not say who removed it): the claim is gone either way.
   Events: none.
 ]]
 local current = redis.call('GET', KEYS[1])
+if ARGV[2] ~= '' and current == ARGV[2] then return cjson.encode({ ok = true }) end
 if (current or '') ~= ARGV[1] then
   return cjson.encode({ ok = false, current = current or cjson.null })
 end

@@ -18,6 +18,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[5]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return refuse('domain_exists') end
 if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return refuse('domain_limit') end

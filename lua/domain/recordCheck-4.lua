@@ -23,6 +23,12 @@
 --- @include "refuse"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[3], ARGV[7])
+if replayed then
+  local now = redis.call('HGET', KEYS[1], 'status')
+  return cjson.encode({ status = now, previous = replayed.data.previous or now })
+end
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return refuse('not_found') end
 local previous = redis.call('HGET', KEYS[1], 'status')
 local good = ARGV[4] == '1'
@@ -46,6 +52,7 @@ elseif not good and previous ~= 'pending' then
   event.type = 'mail.domain.suspended'
 end
 if status ~= previous then
+  line.data.previous = previous
   appendJournal(KEYS[3], KEYS[4], ARGV[7], cjson.encode(line), ARGV[9])
   appendEvent(KEYS[2], cjson.encode(event))
 elseif ARGV[6] == '1' then

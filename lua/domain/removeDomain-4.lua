@@ -14,10 +14,16 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[3], ARGV[2])
+if replayed then return cjson.encode({ id = replayed.data.domain_id }) end
 local id = redis.call('HGET', KEYS[1], ARGV[1])
 if not id then return refuse('not_found') end
 if tonumber(redis.call('HGET', KEYS[2], 'live_inboxes') or '0') > 0 then return refuse('domain_in_use') end
 redis.call('DEL', KEYS[2])
 redis.call('HDEL', KEYS[1], ARGV[1])
-appendJournal(KEYS[3], KEYS[4], ARGV[2], ARGV[3], ARGV[4])
+-- The id goes in the line: a second run for this call answers it from there.
+local line = cjson.decode(ARGV[3])
+line.data.domain_id = id
+appendJournal(KEYS[3], KEYS[4], ARGV[2], cjson.encode(line), ARGV[4])
 return cjson.encode({ id = id })

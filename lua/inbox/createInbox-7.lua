@@ -24,6 +24,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[6], ARGV[7]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 local own = ARGV[4] == '0'
 if own then

@@ -16,6 +16,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[3]) then return cjson.encode({ ok = true }) end
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
 if status == 'suspended' then return refuse('inbox_suspended') end

@@ -17,6 +17,8 @@
 --- @include "refuse"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "replayedLine"
+if replayedLine(KEYS[3], ARGV[3]) then return cjson.encode({ ok = true, changed = true }) end
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
 if status == 'suspended' then return cjson.encode({ ok = true, changed = false }) end

@@ -31,6 +31,8 @@
 --- @include "hashToTable"
 --- @include "leaveWaiting"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[11], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
 if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end

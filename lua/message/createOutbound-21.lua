@@ -68,6 +68,7 @@
 --- @include "appendJournal"
 --- @include "appendEvent"
 --- @include "webhookDeclared"
+--- @include "replayedLine"
 local nowText = ARGV[1]
 local now = tonumber(nowText)
 local first = ARGV[4] == 'first'
@@ -75,8 +76,21 @@ local id, threadId, keyId, to = ARGV[5], ARGV[6], ARGV[7], ARGV[9]
 local thirdParty, test, draft = ARGV[11] == '1', ARGV[12] == '1', ARGV[13] == '1'
 local idemHash = ARGV[14]
 
-local replayed = idempotencyAnswer(KEYS[11], idemHash)
-if replayed then return replayed end
+local function answer(status, slot, wake, messageCount)
+  return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[21]),
+    message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]) })
+end
+
+-- Run again for the same call: the message is made; answered from it, as the first run answered.
+local replayed = replayedLine(KEYS[19], ARGV[26])
+if replayed then
+  local slot = tonumber(redis.call('HGET', KEYS[12], 'slot') or '')
+  local wake = slot ~= nil and redis.call('ZRANGE', KEYS[4], '0', '0')[1] == id
+  return answer(replayed.kind == 'draft.created' and 'draft' or 'queued', slot, wake, tonumber(redis.call('HGET', KEYS[13], 'message_count')))
+end
+
+local seen = idempotencyAnswer(KEYS[11], idemHash)
+if seen then return seen end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
@@ -116,5 +130,4 @@ local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], s
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
 appendJournal(KEYS[19], KEYS[20], ARGV[26], ARGV[27], ARGV[28])
 appendEvent(KEYS[18], ARGV[29])
-return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[21]),
-  message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]) })
+return answer(status, slot, wake, messageCount)

@@ -27,6 +27,8 @@
 ]]
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "replayedLine"
+if replayedLine(KEYS[8], ARGV[9]) then return cjson.encode({ ok = true, status = redis.call('HGET', KEYS[1], 'status') }) end
 local id, outcome = ARGV[1], ARGV[3]
 local current = redis.call('HMGET', KEYS[1], 'status', 'attempts')
 if current[1] ~= 'sending' or current[2] ~= ARGV[2] then return cjson.encode({ stale = true }) end

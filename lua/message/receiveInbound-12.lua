@@ -36,6 +36,8 @@
 --- @include "appendJournal"
 --- @include "appendEvent"
 --- @include "webhookDeclared"
+--- @include "replayedLine"
+if replayedLine(KEYS[10], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
 local status = redis.call('HGET', KEYS[1], 'status')

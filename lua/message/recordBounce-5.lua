@@ -20,6 +20,8 @@
 --- @include "refuse"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[4]) then return cjson.encode({ changed = true }) end
 local current = redis.call('HMGET', KEYS[1], 'direction', 'status')
 if current[1] ~= 'outbound' then return refuse('not_found') end
 if current[2] == 'bounced' then return cjson.encode({ changed = false }) end

@@ -20,6 +20,8 @@
 --- @include "refuse"
 --- @include "hashToTable"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
 if message.status ~= 'draft' then return refuse('not_draft') end

@@ -12,6 +12,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[2], ARGV[1]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
 appendJournal(KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3])
 return cjson.encode({ ok = true })

@@ -12,6 +12,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[3], ARGV[1]) then return cjson.encode({ cancelled = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
 redis.call('DEL', KEYS[2])
 if redis.call('HDEL', KEYS[1], 'closes_at') == 0 then return cjson.encode({ cancelled = false }) end

@@ -21,6 +21,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[3], ARGV[6]) then return cjson.encode({ ok = true }) end
 local code = redis.call('HMGET', KEYS[1], 'salt', 'hash', 'expires_at', 'attempts')
 if not code[1] or redis.call('EXISTS', KEYS[2]) == 0 then return refuse('no_pending_code') end
 if tonumber(ARGV[1]) > tonumber(code[3]) then return refuse('code_expired') end

@@ -28,6 +28,8 @@
 --- @include "spaceRateLimited"
 --- @include "spendRollingLimit"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[7], ARGV[9]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 for _, inboxId in ipairs(cjson.decode(ARGV[8])) do
   if not redis.call('ZSCORE', KEYS[6], inboxId) then return refuse('not_found', { inbox_id = inboxId }) end

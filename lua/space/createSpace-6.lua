@@ -19,6 +19,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[5], ARGV[6]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[1]) == 1 then return refuse('internal') end
 local fields = cjson.decode(ARGV[1])
 for field, value in pairs(fields) do redis.call('HSET', KEYS[1], field, value) end

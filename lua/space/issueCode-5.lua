@@ -25,6 +25,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[9]) then return cjson.encode({ ok = true }) end
 if redis.call('EXISTS', KEYS[3]) == 0 then return refuse('not_found') end
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[8]))

@@ -18,6 +18,9 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[6], ARGV[3])
+if replayed then return cjson.encode({ ok = true, kind = replayed.data.kind, name = replayed.data.name }) end
 local keyJson = redis.call('HGET', KEYS[1], ARGV[1])
 if not keyJson then return refuse('not_found') end
 if ARGV[1] == ARGV[2] then return refuse('own_access') end

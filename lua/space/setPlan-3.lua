@@ -19,6 +19,8 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[2], ARGV[6]) then return cjson.encode({ applied = true }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
 if ARGV[4] ~= '' then
   local last = redis.call('HMGET', KEYS[1], 'billing_event_at', 'billing_event_id')

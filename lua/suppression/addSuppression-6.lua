@@ -21,6 +21,8 @@
 --- @include "refuse"
 --- @include "appendJournal"
 --- @include "appendEvent"
+--- @include "replayedLine"
+if replayedLine(KEYS[5], ARGV[3]) then return cjson.encode({ created = true, entry = cjson.decode(ARGV[2]) }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
 local RANK = { bounce = 1, manual = 2, unsubscribe = 3, complaint = 4 }
 local entry = cjson.decode(ARGV[2])

@@ -14,11 +14,17 @@
 ]]
 --- @include "refuse"
 --- @include "appendJournal"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[3], ARGV[2])
+if replayed then return cjson.encode({ entry = replayed.data.entry }) end
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return refuse('not_found') end
 local entry = cjson.decode(current)
 if entry.reason == 'unsubscribe' or entry.reason == 'complaint' then return refuse('suppression_locked') end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], entry.id .. ' ' .. ARGV[1])
-appendJournal(KEYS[3], KEYS[4], ARGV[2], ARGV[3], ARGV[4])
+-- The entry goes in the line: a second run for this call answers it from there.
+local line = cjson.decode(ARGV[3])
+line.data.entry = entry
+appendJournal(KEYS[3], KEYS[4], ARGV[2], cjson.encode(line), ARGV[4])
 return cjson.encode({ entry = entry })

@@ -16,6 +16,8 @@
 --- @include "refuse"
 --- @include "hashToTable"
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[2], ARGV[2]) then return cjson.encode({ thread = hashToTable(KEYS[1]) }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
 local changes = cjson.decode(ARGV[1])
 if changes.labels then redis.call('HSET', KEYS[1], 'labels', changes.labels) end

@@ -30,6 +30,9 @@
 --- @include "appendJournal"
 --- @include "appendEvent"
 --- @include "webhookDeclared"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[5], ARGV[7])
+if replayed then return cjson.encode({ replaced = replayed.data.replaced }) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('unauthorized') end
 local now = tonumber(ARGV[3])
 local last = tonumber(redis.call('HGET', KEYS[2], 'declared_at') or '0')

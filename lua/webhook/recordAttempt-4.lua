@@ -21,6 +21,8 @@
   Events: none; journal line webhook.gave_up.
 ]]
 --- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[3], ARGV[8]) then return cjson.encode({ current = true }) end
 local outcome = ARGV[3]
 if redis.call('HGET', KEYS[2], 'declared_at') ~= ARGV[4] then
   if outcome == 'delivered' then redis.call('XACK', KEYS[1], ARGV[1], ARGV[2]) end

@@ -8,6 +8,7 @@ import { createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
+import { recountInbox } from '../../actors/recount.js';
 import { MailboxError } from '../errors.js';
 import { idPattern } from '../ids.js';
 import { closeQueues } from '../redis/queues.js';
@@ -36,6 +37,7 @@ const USAGE = `usage:
   mailbox admin resume-inbox <inbox_id> --space <space_id>
   mailbox admin resume-inbox <address>
   mailbox admin set-plan <space_id> <plan>
+  mailbox admin recount <inbox_id> --space <space_id>
   mailbox admin service-dkim-records`;
 
 /** `all` (the default) runs the front end and the workers in one process; the others split them. */
@@ -134,6 +136,24 @@ async function withRuntime(config: Config, io: CliIo, work: (rt: Runtime) => Pro
   }
 }
 
+/**
+ * `recount <inbox_id> --space <space_id>`: the inbox's queued and drafts counters and its day
+ * reservations recounted from what it holds (actors/recount.ts), before and after as one JSON line.
+ */
+async function recountCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { space: { type: 'string' } } });
+  const [inboxId] = positionals;
+  if (positionals.length !== 1 || !new RegExp(idPattern('inbox')).test(inboxId!) || !values.space || !new RegExp(idPattern('space')).test(values.space)) {
+    io.err('give an inbox id (inb_...) with --space <space_id> (spc_...)');
+    return 2;
+  }
+  return withRuntime(loadConfig(io.env), io, async (rt) => {
+    const counts = await recountInbox(rt, values.space!, inboxId!);
+    io.out(JSON.stringify({ space_id: values.space, inbox_id: inboxId, ...counts }));
+    return 0;
+  });
+}
+
 /** `set-plan <space_id> <plan>`: the operator's plan, journaled with the service as actor; `none` ends it. */
 async function setPlanCommand(args: string[], io: CliIo): Promise<number> {
   const [spaceId, plan] = args;
@@ -176,6 +196,7 @@ async function admin(args: string[], io: CliIo): Promise<number> {
   if (command === 'service-dkim-records' && rest.length === 0) return serviceDkimRecordsCommand(io);
   if (command === 'resume-inbox') return resumeInboxCommand(rest, io);
   if (command === 'set-plan') return setPlanCommand(rest, io);
+  if (command === 'recount') return recountCommand(rest, io);
   if (command !== 'create-space') {
     io.err(USAGE);
     return 2;

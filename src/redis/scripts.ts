@@ -96,11 +96,11 @@ export function readScripts(dir = LUA_DIR): ScriptFile[] {
   return scripts;
 }
 
-/** A script's keys by header name (`{ inbox: key, ... }`), or, until every caller names them, in KEYS order. */
-export type ScriptKeys = Readonly<Record<string, string>> | string[];
+/** A script's keys by header name: `{ inbox: key, ... }`. */
+export type ScriptKeys = Readonly<Record<string, string>>;
 
 /** The keys in the header's order; a missing or unknown name is a caller's mistake, named. */
-function orderKeys(file: ScriptFile, keys: Readonly<Record<string, string>>): string[] {
+function orderKeys(file: ScriptFile, keys: ScriptKeys): string[] {
   for (const name of Object.keys(keys)) {
     if (!file.keyNames.includes(name)) throw new Error(`${file.name} has no key named ${name} (${file.keyNames.join(', ')})`);
   }
@@ -135,8 +135,7 @@ export class Scripts {
   async run<T extends object>(name: string, namedKeys: ScriptKeys, args: (string | number)[]): Promise<T> {
     const file = this.byName.get(name);
     if (!file) throw new Error(`unknown script ${name}`);
-    const keys = Array.isArray(namedKeys) ? namedKeys : orderKeys(file, namedKeys);
-    if (keys.length !== file.numberOfKeys) throw new Error(`${name} takes ${file.numberOfKeys} keys, got ${keys.length}`);
+    const keys = orderKeys(file, namedKeys);
     let raw: string;
     try {
       raw = (await this.redis.evalsha(file.sha, keys.length, ...keys, ...args)) as string;

@@ -61,7 +61,10 @@ t.test('each object filter reads the lines touching that object, and only them',
   const line = async (refs: JournalRefs): Promise<string> => {
     const victim = await dated.key(apiKey, { name: `k-${randomBytes(3).toString('hex')}`, permissions: ['read'] });
     const prepared = prepareLine(dated.rt, 'key.revoked', { kind: 'agent', name: 'admin', key_id: keyId }, refs, {});
-    await dated.rt.scripts.run('space/revokeKey', [keys.keys, keys.keyNames, keys.auth, keys.revokedKeys, keys.keyUse, keys.journal, keys.journalIndex], [
+    await dated.rt.scripts.run('space/revokeKey', {
+      keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, revokedKeys: keys.revokedKeys, keyUse: keys.keyUse,
+      journal: keys.journal, journalIndex: keys.journalIndex,
+    }, [
       victim.keyId, keyId, ...lineArgs(prepared),
     ]);
     clock.advance(1000);

@@ -1,21 +1,9 @@
 /** `mailbox admin create-space` (decisions.md 2, 8), run in-process against the test Redis. */
 import t from 'tap';
-import { runCli } from '../../src/cli/main.js';
 import { startService } from '../helpers/service.js';
-import { testRedisTarget } from '../helpers/redis.js';
+import { cli } from '../helpers/cli.js';
 
 const svc = await startService();
-const target = await testRedisTarget();
-const env = target.clusterNodes
-  ? { REDIS_CLUSTER_NODES: target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(','), LOG_LEVEL: 'error' }
-  : { REDIS_URL: target.url!, LOG_LEVEL: 'error' };
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 t.test('create-space prints the space and a first key with all four permissions', async (t) => {
   const res = await cli('admin', 'create-space', '--human', 'Marie@Exemple.fr', '--plan', 'pro', '--verified', '--managed');

@@ -40,3 +40,10 @@ t.test('a file that calls an include names it in its own include line', async (t
     t.same(called.filter((name) => !included.has(name)), [], `${path} includes what it calls`);
   }
 });
+
+t.test('a script given the journal answers a second run for the same line as the first (replayedLine)', async (t) => {
+  // dropCode removes a line issueCode wrote: finding it there is its normal case.
+  for (const script of readScripts().filter((s) => s.keyNames.includes('journal') && s.name !== 'space/dropCode')) {
+    t.match(readFileSync(script.path, 'utf8'), /^--- @include "replayedLine"$/m, script.name);
+  }
+});

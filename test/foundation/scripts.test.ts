@@ -29,10 +29,20 @@ t.test('keys by name are put in the header order', async (t) => {
   const scripts = new Scripts(await testRedis(), readScripts(luaDir({ 'probe/echo-2.lua': ECHO })));
   const byName = await scripts.run<{ keys: string[] }>('probe/echo', { second: '{t}:b', first: '{t}:a' }, []);
   t.same(byName.keys, ['{t}:a', '{t}:b']);
-  const positional = await scripts.run<{ keys: string[] }>('probe/echo', ['{t}:a', '{t}:b'], []);
-  t.same(positional.keys, ['{t}:a', '{t}:b'], 'the positional array is still taken');
+});
+
+t.test('a missing, unknown or positional key is refused before Redis runs anything', async (t) => {
+  const scripts = new Scripts(await testRedis(), readScripts(luaDir({ 'probe/echo-2.lua': ECHO })));
   await t.rejects(scripts.run('probe/echo', { first: '{t}:a' }, []), /probe\/echo: key second missing/);
-  await t.rejects(scripts.run('probe/echo', { first: '{t}:a', second: '{t}:b', third: '{t}:c' }, []), /probe\/echo has no key named third/);
+  await t.rejects(scripts.run('probe/echo', { first: '{t}:a', second: '{t}:b', third: '{t}:c' }, []), /probe\/echo has no key named third \(first, second\)/);
+  // The old positional form is gone: its indexes are unknown names (and the types refuse it).
+  // @ts-expect-error an array is not keys by name
+  await t.rejects(scripts.run('probe/echo', ['{t}:a', '{t}:b'], []), /probe\/echo has no key named 0/);
+  await t.rejects(scripts.run('probe/none', {}, []), /unknown script probe\/none/);
+});
+
+t.test('a file not named <verbNoun>-<nkeys>.lua stops the load', async (t) => {
+  t.throws(() => readScripts(luaDir({ 'probe/echo.lua': ECHO })), /lua\/probe\/echo\.lua: name must be <verbNoun>-<nkeys>\.lua/);
 });
 
 t.test('a header that does not name every key stops the load, with file and line', async (t) => {
@@ -66,5 +76,5 @@ t.test('an include named twice is inlined once, nested ones too', async (t) => {
   const [file] = readScripts(dir);
   t.equal(file!.source.match(/local function a\(/g)?.length, 1);
   const scripts = new Scripts(await testRedis(), [file!]);
-  t.same(await scripts.run('probe/two', [], []), { n: 2 });
+  t.same(await scripts.run('probe/two', {}, []), { n: 2 });
 });

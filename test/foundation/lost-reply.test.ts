@@ -1,0 +1,123 @@
+/**
+ * A lost Redis reply runs a script twice (docs/operations.md, "A lost Redis reply"): through a proxy
+ * that swallows a script's reply and drops the connection after Redis ran it, ioredis sends the same
+ * EVALSHA again on reconnection. The second run must write nothing and answer as the first did: one
+ * message, one count, one event, and no refusal for what the first run did.
+ */
+import { createHash } from 'node:crypto';
+import t, { type Test } from 'tap';
+import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { readScripts } from '../../src/redis/scripts.js';
+import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
+import { inboxState, recipient, send, sender } from '../helpers/outbound.js';
+import { clusterMode, testRedis, testRedisTarget } from '../helpers/redis.js';
+import { startRedisProxy } from '../helpers/redis-proxy.js';
+import { mondayMorning, startService } from '../helpers/service.js';
+
+const scripts = readScripts();
+const sha = (name: string): string => createHash('sha1').update(scripts.find((s) => s.name === name)!.source).digest('hex');
+// Loaded beforehand, so the first call is the EVALSHA the proxy waits for (not a NOSCRIPT then an EVAL).
+const direct = await testRedis();
+for (const file of scripts) await direct.script('LOAD', file.source);
+
+// The proxy stands in front of one redis-server; a Cluster client resends the same way.
+const skip = clusterMode() ? 'the proxy forwards to a single redis-server' : false;
+const proxy = skip ? null! : await startRedisProxy(await testRedisTarget());
+const svc = skip ? null! : await startService({ clock: mondayMorning(), env: { MAILBOX_MASTER_KEY: MASTER_KEY }, redis: proxy.target });
+const today = '2026-11-23';
+
+/** Runs `work` with the reply of the next call of `script` lost; checks the loss happened. */
+async function losingReplyOf<T>(t: Test, script: string, work: () => Promise<T>): Promise<T> {
+  const before = proxy.lost;
+  proxy.loseReplyTo(sha(script));
+  const result = await work();
+  proxy.disarm();
+  t.equal(proxy.lost, before + 1, `the reply of ${script} was lost`);
+  return result;
+}
+
+/** The ids of the space's events of one type, to see that none was appended twice. */
+async function eventIds(spaceId: string, type: string): Promise<string[]> {
+  const entries = await direct.xrange(spaceKeys(spaceId).events, '-', '+');
+  return entries.map(([, fields]) => JSON.parse(fields[1]!) as { id: string; type: string }).filter((e) => e.type === type).map((e) => e.id);
+}
+
+t.test('send_email: one message, queued 1, one slot, one key count, one event', { skip }, async (t) => {
+  const s = await sender(svc);
+  const res = await losingReplyOf(t, 'message/createOutbound', () => send(svc, s));
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  t.equal(res.body.replayed, false, 'answered as the first run, not as an idempotent replay');
+  const state = await inboxState(svc, s);
+  t.same(state.inboxQueueIds, [res.body.message.id]);
+  t.equal(state.queued, 1);
+  t.equal(state.slots[today], '1');
+  t.same(Object.values(state.keySent), ['1']);
+  t.equal((await eventIds(s.spaceId, 'mail.message.queued')).length, 1, 'one event');
+  t.equal(res.body.inbox.queued, 1, 'the figures of the first run');
+});
+
+t.test('send_email as a test send (no duplicate rule): still one of everything', { skip }, async (t) => {
+  const s = await sender(svc);
+  const res = await losingReplyOf(t, 'message/createOutbound', () => send(svc, s, { test: true, to: 'humain@exemple.fr' }));
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  const state = await inboxState(svc, s);
+  t.equal(state.queued, 1);
+  t.equal(state.inboxQueueIds.length, 1);
+  t.equal(state.slots[today], '1');
+  t.same(Object.values(state.keySent), ['1']);
+  t.equal((await eventIds(s.spaceId, 'mail.message.queued')).length, 1, 'one event');
+});
+
+const mail = (from: string, extra: Partial<InboundMail> = {}): InboundMail => ({
+  from, from_name: '', reply_to: '', subject: 'Question', text: 'Bonjour', html: '', message_id_header: '', in_reply_to: '',
+  references: [], automatic: false, auth_results: {}, attachments: [], ...extra,
+});
+
+t.test('the inbound store: one message in one thread, one event, not a duplicate', { skip }, async (t) => {
+  const s = await sender(svc);
+  const inbox = { id: s.inboxId, address: s.address };
+  const bare = await losingReplyOf(t, 'message/receiveInbound', () => receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient())));
+  const keys = spaceKeys(s.spaceId);
+  t.same(await direct.hmget(keys.thread(bare.thread_id), 'message_count', 'unread'), ['1', '1'], 'a mail without Message-ID counted once');
+  t.same(await direct.zrange(keys.threadMessages(bare.thread_id), '0', '-1'), [bare.message_id]);
+  const withId = await losingReplyOf(t, 'message/receiveInbound', () =>
+    receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient(), { message_id_header: '<a1@ailleurs.test>' })),
+  );
+  t.equal(withId.duplicate, false, 'the first run stored it: not reported as a sender\'s retry');
+  t.equal(withId.event, 'mail.message.received');
+  const events = await eventIds(s.spaceId, 'mail.message.received');
+  t.equal(events.length, 2, 'one event each');
+  t.equal(new Set(events).size, 2, 'no event id twice');
+});
+
+t.test('cancel_message: the second run answers the cancellation, not not_cancellable', { skip }, async (t) => {
+  const s = await sender(svc);
+  const queued = await send(svc, s);
+  const res = await losingReplyOf(t, 'message/cancelMessage', () => svc.call(s.apiKey, 'cancel_message', { message_id: queued.body.message.id }));
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  t.equal(res.body.status, 'cancelled');
+  const state = await inboxState(svc, s);
+  t.same([state.queued, state.slots[today], state.inboxQueueIds], [0, '0', []]);
+});
+
+t.test('create_inbox: one inbox, its domain counts it once', { skip }, async (t) => {
+  const { apiKey } = await svc.space({ plan: 'pro' });
+  const { domain } = await verifiedDomain(svc, apiKey);
+  const res = await losingReplyOf(t, 'inbox/createInbox', () => svc.call(apiKey, 'create_inbox', { username: 'contact', domain, display_name: 'Contact' }));
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  const list = await svc.call(apiKey, 'list_inboxes');
+  t.same(list.body.items.map((i: { id: string }) => i.id), [res.body.id]);
+  const spaceId = (await svc.call(apiKey, 'get_settings')).body.space.id as string;
+  t.equal(await direct.hget(spaceKeys(spaceId).domain(domain), 'live_inboxes'), '1');
+});
+
+t.test('create_key: the key is made once and answered, not key_name_taken', { skip }, async (t) => {
+  const { apiKey, spaceId } = await svc.space();
+  const res = await losingReplyOf(t, 'space/createKey', () => svc.call(apiKey, 'create_key', { name: 'robot', permissions: ['read'] }));
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  t.equal(await direct.hlen(spaceKeys(spaceId).keys), 2);
+  t.equal(await direct.zcard(spaceKeys(spaceId).keyCreations), 1);
+  const used = await svc.call(res.body.api_key, 'get_settings');
+  t.equal(used.status, 200, 'the key answered is the key stored');
+});
