@@ -19,6 +19,9 @@ trap cleanup EXIT
 export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
   RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \
   PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}'
+# send_email signs each message's unsubscribe link under the master key: without one, encryption_unavailable.
+MAILBOX_MASTER_KEY=$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")
+export MAILBOX_MASTER_KEY
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 echo '{}' >"$BENCH_RUN/empty.json"
 # load URL BODY: one http-load line; a failed run says so on stderr, with the answers it got.
