@@ -4,11 +4,11 @@
 // together, a queue script given the real one's 21 keys and about as many arguments: 110 against
 // 108) with scripts that decide nothing, and a reply of the real one's size. bench/send.sh runs it
 // beside the project: what the stack alone allows on the same core, under the same load. Needs
-// REDIS_URL and PORT.
+// REDIS_URL and PORT; HTTP_ENGINE as the project (src/http/uws.ts), so both run on the same engine.
 import { createHash } from 'node:crypto';
 import { createRedis } from '../dist/src/redis/connect.js';
 import { bearerOf, jsonReply, parseJson, readBody, readRequest, send } from '../dist/src/http/io.js';
-import { uws } from '../dist/src/http/uws.js';
+import { chooseEngine } from '../dist/src/http/uws.js';
 
 const redis = createRedis({ url: process.env.REDIS_URL });
 const script = async (source) => {
@@ -25,7 +25,7 @@ for (const [view, fields] of [['message', 18], ['thread', 13], ['inbox', 14]]) {
   for (let i = 0; i < fields; i++) reply[view][`field_${i}`] = 'a value of twenty-two';
 }
 
-uws.App()
+chooseEngine(process.env.HTTP_ENGINE || 'auto').engine.App()
   .post('/v1/send_email', (res, req) => {
     const request = readRequest(res, req);
     readBody(res, 1 << 20).then(async (body) => {

@@ -7,7 +7,10 @@
 // receiver's port, so it starts before them.
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { uws } from '../dist/src/http/uws.js';
+import { chooseEngine } from '../dist/src/http/uws.js';
+
+// uWS itself (its SSLApp; node:http has no stand-in here): a Node no uWS build loads on cannot run this receiver.
+const uws = chooseEngine('uws').engine;
 
 const [keyFile, certFile, secretsFile, expected] = process.argv.slice(2);
 let verifiers = null;

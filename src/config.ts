@@ -13,6 +13,8 @@ export interface Plan {
 export interface Config {
   port: number;
   host: string;
+  /** HTTP_ENGINE: which server answers HTTP (src/http/uws.ts). */
+  httpEngine: HttpEngineChoice;
   smtpPort: number;
   /** Where the SMTP server listens (SMTP_HOST, default HOST; 0.0.0.0 in production to receive mail). */
   smtpHost: string;
@@ -102,6 +104,9 @@ export interface SessionLimits {
   /** The unknown recipient that closes the session. */
   unknownRecipients: number;
 }
+
+/** `auto`: uWebSockets.js when a build loads on this Node, else node:http with a warning. */
+export type HttpEngineChoice = 'auto' | 'uws' | 'node';
 
 /** OUTBOUND: `outbox` (.eml files under <MAILBOX_DATA_DIR>/outbox), an SMTP relay URL, or `direct` MX delivery. */
 export type Outbound = { kind: 'outbox' } | { kind: 'smtp'; url: string } | { kind: 'direct' };
@@ -224,6 +229,12 @@ function parsePlans(raw: string | undefined): Record<string, Plan> {
   return plans;
 }
 
+function httpEngine(raw: string | undefined): HttpEngineChoice {
+  const value = raw || 'auto';
+  if (value !== 'auto' && value !== 'uws' && value !== 'node') throw new Error(`HTTP_ENGINE must be uws or node (unset: auto), got "${raw}"`);
+  return value;
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 function logLevel(raw: string | undefined): Config['logLevel'] {
   if (!raw) return 'info';
@@ -326,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host,
+    httpEngine: httpEngine(env.HTTP_ENGINE),
     smtpPort: int(env, 'SMTP_PORT', 2525),
     smtpHost: env.SMTP_HOST || host,
     smtpMessage: smtpMessage(env),

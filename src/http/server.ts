@@ -1,6 +1,7 @@
 /**
- * The HTTP front end on uWebSockets.js: `POST /v1/<tool>`, `/mcp`, `/healthz`, `/v1/openapi.json`,
- * Stripe's webhook `POST /billing/stripe`, and the unsubscribe pages `/u/<token>` (src/http/unsubscribe.ts).
+ * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
+ * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, and the unsubscribe
+ * pages `/u/<token>` (src/http/unsubscribe.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request.
  */
 import { authenticate } from '../../actors/space.js';
@@ -14,7 +15,7 @@ import { toolByName } from '../tools/index.js';
 import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, withIdempotencyHeader, type IncomingRequest, type Reply } from './io.js';
 import { openApiDocument } from './openapi.js';
 import { registerUnsubscribe } from './unsubscribe.js';
-import { uws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
+import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
   port: number;
@@ -23,7 +24,10 @@ export interface HttpServer {
 }
 
 export function startHttp(rt: Runtime, options: { port: number; host: string }): Promise<HttpServer> {
-  const app = uws.App();
+  const { engine, warning } = chooseEngine(rt.config.httpEngine);
+  if (warning) rt.log.warn(warning);
+  rt.log.info('http engine', { engine: engine.name, node: process.version });
+  const app = engine.App();
   let inFlight = 0;
   const openapi = JSON.stringify(openApiDocument(rt.config.baseUrl));
 
@@ -98,9 +102,9 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     app.listen(options.host, options.port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port}`));
       resolve({
-        port: uws.us_socket_local_port(socket),
+        port: engine.us_socket_local_port(socket),
         async close(graceMs = 10_000) {
-          uws.us_listen_socket_close(socket);
+          engine.us_listen_socket_close(socket);
           for (const deadline = Date.now() + graceMs; inFlight > 0 && Date.now() < deadline; ) {
             await new Promise((r) => setTimeout(r, 20));
           }

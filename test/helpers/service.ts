@@ -53,7 +53,10 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const dns = await startDns();
   // Its own webhook wake index: files share the cluster, and a webhook worker would deliver any space of its index.
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
-  const config: Config = loadConfig({ LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, ...options.env });
+  // HTTP_ENGINE from the environment: `npm run test:node-engine` runs the HTTP files on node:http.
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '', ...options.env,
+  });
   const clock = options.clock ?? systemClock;
   const rt = composeRuntime(createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }));
   const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
