@@ -19,6 +19,9 @@ cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/
 trap cleanup EXIT
 
 peer_start uws-echo >/dev/null; pids+=("$PEER_PID"); echo_port=$PEER_PORT
+# send_email needs the master key (every message carries an unsubscribe link signed under it).
+MAILBOX_MASTER_KEY=$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")
+export MAILBOX_MASTER_KEY
 export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
   RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \
   PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}'
