@@ -2,12 +2,13 @@
  * Inbound mail: a message received over SMTP for an inbox becomes a stored message in a thread, with
  * its event, in one script (lua/message/receiveInbound). Threading: the Message-IDs it cites
  * (In-Reply-To, then References from the newest) against ours and the ones received before; else the
- * same subject within the same correspondent of that inbox; else a new thread. A message whose From
+ * same subject within the same correspondent of that inbox (the inbox's last first message, last test
+ * send and last thread opened by mail from it); else a new thread. A message whose From
  * gives no usable address (none, a name only, an unparseable one) has no correspondent: its thread's
  * contact is '' (shown null), it is never threaded by subject, and reply_to_thread refuses it.
  */
 import type { Runtime } from '../src/runtime.js';
-import { spaceKeys } from '../src/redis/keys.js';
+import { spaceKeys, testRecipientField } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
@@ -96,7 +97,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
     // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
     reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
-  if (wanted) reads.hget(keys.inboxRecipients(inboxId), contact).hget(keys.inboxContacts(inboxId), contact);
+  if (wanted) reads.hmget(keys.inboxRecipients(inboxId), contact, testRecipientField(contact)).hget(keys.inboxContacts(inboxId), contact);
   const hits = await execAll(reads);
   let at = 0;
   for (const { header, own } of cited) {
@@ -108,8 +109,8 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
     if (received) return { threadId: received.split(' ')[1]!, answerable: null };
   }
   if (!wanted) return null;
-  const [written, opened] = hits.slice(at) as (string | null)[];
-  const candidates = [written?.split(' ')[0], opened].filter((id): id is string => Boolean(id));
+  const [[written, tested], opened] = hits.slice(at) as [(string | null)[], string | null];
+  const candidates = [written?.split(' ')[0], tested, opened].filter((id): id is string => Boolean(id));
   if (!candidates.length) return null;
   const stride = mail.automatic ? 1 : 2;
   const threads = rt.redis.pipeline();

@@ -64,7 +64,7 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
         threadMessages: keys.threadMessages(m.thread_id), threadOutbound: keys.threadOutbound(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
       },
       // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
-      [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line)],
+      [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000],
     );
   });
   return reply.message;

@@ -1,7 +1,8 @@
 --[[
   Cancels a draft or a queued message (cancel_message, and delete_inbox for each message of the inbox):
   it leaves where it waited, its inbox's counter goes down, a queued message never tried gives back the
-  unit of its day reserved in the inbox's slots (one put back after a failed attempt used it). It no
+  unit of its day reserved in the inbox's slots (one put back after a failed attempt used it), and
+  its departure no longer spaces the next ones when it was the latest (releaseLast). It no
   longer counts in the thread's loop guard (it never left), and a first message cancelled while alone
   in its thread frees the 30-day duplicate rule for its recipient.
   The caller read the message to compute the Paris day of its slot; if the slot changed since (approved
@@ -23,6 +24,7 @@
   ARGV[3] journal line id
   ARGV[4] journal line JSON (message.cancelled)
   ARGV[5] journal refs JSON array
+  ARGV[6] spacing (ms, without jitter): the least any two departures of the inbox are apart
   Returns {"message": {...the message's fields, status cancelled}} | {"stale": true}
     | {"error": not_found | not_cancellable}.
   Events: none (no event type tells a cancellation); journal line message.cancelled.
@@ -30,6 +32,7 @@
 --- @include "refuse"
 --- @include "hashToTable"
 --- @include "leaveWaiting"
+--- @include "releaseLast"
 --- @include "appendJournal"
 --- @include "replayedLine"
 if replayedLine(KEYS[11], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
@@ -41,6 +44,7 @@ if message.slot ~= ARGV[1] then return cjson.encode({ stale = true }) end
 local id = message.id
 local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQueue = KEYS[6], slots = KEYS[7], inbox = KEYS[2] }
 leaveWaiting(lists, id, message.status, (message.attempts or '0') == '0' and ARGV[2] or '')
+if message.status == 'queued' then releaseLast(KEYS[7], KEYS[6], tonumber(message.slot), tonumber(ARGV[6])) end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'status_code', '', 'slot', '')
 redis.call('ZREM', KEYS[10], id)
 local last = redis.call('HGET', KEYS[8], message.to)

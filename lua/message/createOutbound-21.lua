@@ -12,7 +12,8 @@
   KEYS[3] domain           hash of the inbox's own domain (status); absent for the common domain
   KEYS[4] inboxQueue       sorted set of the inbox's queued message ids by departure (ms)
   KEYS[5] inboxSlots       hash of reserved departures per day, and `last`
-  KEYS[6] inboxRecipients  hash recipient -> "<thread id> <ms>" of the last first message
+  KEYS[6] inboxRecipients  hash recipient -> "<thread id> <ms>" of the last first message (30-day rule);
+                           "test <recipient>" -> thread id of the last test one (threading only)
   KEYS[7] queue            sorted set of the space's queued message ids by departure (ms)
   KEYS[8] drafts           sorted set of the space's draft ids
   KEYS[9] inboxDrafts      sorted set of the inbox's draft ids
@@ -121,7 +122,9 @@ redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and
   'any_time', answering and '1' or '0', unpack(ARGV, 31, messageEnd))
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threadOutbound = KEYS[15], threads = KEYS[16] }
 local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV) })
-if first and not test then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
+-- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
+if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
+elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
 redis.call('HINCRBY', KEYS[10], keyId, '1')
 redis.call('PEXPIRE', KEYS[10], '172800000')
 

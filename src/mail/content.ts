@@ -37,39 +37,42 @@ export function subjectKey(subject: string): string {
     .toLowerCase();
 }
 
-/** Lines that open a quoted history: "Le lun. 23 nov. 2026 à 09:00, X a écrit :", "On ... wrote:", Outlook's separators. */
-const QUOTE_OPENERS = [
-  /^\s*le .{0,200}a écrit\s*:?\s*$/i,
-  /^\s*on .{0,200}wrote\s*:?\s*$/i,
+/**
+ * Attributions that open a quoted history: "Le lun. 23 nov. 2026 à 09:00, X <x@y> a écrit :", "On ... wrote:".
+ * A long one is wrapped over a few lines, by the sender's client or by the HTML-to-text step of an
+ * HTML-only mail (80 columns), so it is looked for over up to ATTRIBUTION_LINES lines; it always
+ * carries a date, which tells it apart from a sentence that merely starts with "Le".
+ */
+const ATTRIBUTIONS = [/^\s*le\s(?=.*\d).{0,400}a écrit\s*:?\s*$/i, /^\s*on\s(?=.*\d).{0,400}wrote\s*:?\s*$/i];
+const ATTRIBUTION_LINES = 4;
+
+/** Lines that open a quoted history on their own: Outlook's separators and header block. */
+const SEPARATORS = [
   /^\s*-{2,}\s*(?:original message|message d'origine|message original)\s*-{2,}\s*$/i,
   /^\s*_{8,}\s*$/,
   /^\s*(?:de|from)\s*:\s.+$/i,
 ];
 
+/** Whether an attribution starts at `lines[start]`, on that line or wrapped over the next few (never past a blank line). */
+function attributionAt(lines: string[], start: number): boolean {
+  let joined = '';
+  for (const line of lines.slice(start, start + ATTRIBUTION_LINES)) {
+    if (!line.trim()) return false;
+    joined = joined ? `${joined} ${line.trim()}` : line;
+    if (ATTRIBUTIONS.some((attribution) => attribution.test(joined))) return true;
+  }
+  return false;
+}
+
 /**
  * The new part of a reply: everything before the first quoted line (`>`), the first "... wrote:" /
- * "... a écrit :" opener (which may span two lines), an Outlook header block, or the `-- ` signature
+ * "... a écrit :" attribution (which may be wrapped), an Outlook header block, or the `-- ` signature
  * delimiter. The whole text when nothing of that is found.
  */
 export function replyText(text: string): string {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  let end = lines.length;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const joined = i + 1 < lines.length ? `${line} ${lines[i + 1]}` : line;
-    if (line === '-- ' || line === '--' || /^\s*>/.test(line)) {
-      end = i;
-      break;
-    }
-    if (QUOTE_OPENERS.some((opener) => opener.test(line))) {
-      end = i;
-      break;
-    }
-    // A long opener wrapped by the sender's client: "Le ... <x@y>" then "a écrit :".
-    if (/^\s*(?:a écrit|wrote)\s*:\s*$/i.test(lines[i + 1] ?? '') && QUOTE_OPENERS.slice(0, 2).some((opener) => opener.test(joined))) {
-      end = i;
-      break;
-    }
-  }
-  return lines.slice(0, end).join('\n').trim();
+  const end = lines.findIndex(
+    (line, i) => line === '-- ' || line === '--' || /^\s*>/.test(line) || SEPARATORS.some((separator) => separator.test(line)) || attributionAt(lines, i),
+  );
+  return lines.slice(0, end < 0 ? lines.length : end).join('\n').trim();
 }

@@ -80,7 +80,11 @@ function keysOf(spaceId: string) {
     messageIds: `${tag}:msgids`,
     /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
     inboxContacts: (inboxId: string) => `${tag}:inbox:${inboxId}:contacts`,
-    /** hash: recipient address -> `<thread id> <ms>` of the inbox's last first message to it (30-day rule). */
+    /**
+     * hash: recipient address -> `<thread id> <ms>` of the inbox's last first message to it (30-day rule);
+     * `test <address>` (testRecipientField) -> thread id of its last test send to it, which the rule does
+     * not count but the subject fallback of threading reads.
+     */
     inboxRecipients: (inboxId: string) => `${tag}:inbox:${inboxId}:rcpt`,
     /** sorted set: messages being delivered, scored by the end of their lease (ms); an expired lease is retried. */
     sending: `${tag}:sending`,
@@ -125,6 +129,9 @@ export type SpaceKeys = ReturnType<typeof keysOf>;
 const built = boundedMemo<string, SpaceKeys>(10_000);
 
 export const spaceKeys = (spaceId: string): SpaceKeys => built(spaceId, () => keysOf(spaceId));
+
+/** The field of an inbox's recipients hash (inboxRecipients) that holds the thread of its last test send to `address`; createOutbound writes the same. */
+export const testRecipientField = (address: string): string => `test ${address}`;
 
 /**
  * Indexes that span spaces, each under its own hash tag: claimed before a space's script runs and

@@ -1,6 +1,9 @@
-/** Which inbound messages a robot sent (RFC 3834 headers, out-of-office subjects), without a server. */
+/** Which inbound messages a robot sent (RFC 3834 headers, out-of-office subjects), and the new part of a reply, without a server. */
+import { Readable } from 'node:stream';
 import t from 'tap';
-import { isAutomatic } from '../../src/mail/content.js';
+import { loadConfig } from '../../src/config.js';
+import { isAutomatic, replyText } from '../../src/mail/content.js';
+import { parseStream, type Parsed } from '../../src/smtp/parse.js';
 
 const noHeaders = () => null;
 
@@ -31,4 +34,34 @@ t.test('headers say it whatever the subject', async (t) => {
   t.ok(isAutomatic(headers({ 'x-autoreply': 'yes' }), 'Bonjour'));
   t.ok(isAutomatic(headers({ precedence: 'bulk' }), 'Bonjour'));
   t.notOk(isAutomatic(headers({ precedence: 'first-class' }), 'Bonjour'));
+});
+
+/** An HTML-only reply as Gmail writes it: the attribution in a gmail_attr div, the history in a blockquote. */
+const gmailReply = [
+  'From: Jean-Christophe <jean-christophe.delarochefoucauld@exemple-entreprise.fr>',
+  'To: agent@mx.test',
+  'Subject: Re: Rendez-vous',
+  'MIME-Version: 1.0',
+  'Content-Type: text/html; charset=UTF-8',
+  'Content-Transfer-Encoding: 8bit',
+  '',
+  '<div dir="ltr">Merci, mardi 10 h me convient parfaitement.<div><br></div><div>Bien à vous,</div><div>Jean-Christophe</div></div><br>' +
+    '<div class="gmail_quote gmail_quote_container"><div dir="ltr" class="gmail_attr">Le lun. 23 nov. 2026 à 09:00, Jean-Christophe de La Rochefoucauld-Montmorency ' +
+    '&lt;<a href="mailto:jean-christophe.delarochefoucauld@exemple-entreprise.fr">jean-christophe.delarochefoucauld@exemple-entreprise.fr</a>&gt; a écrit&nbsp;:<br></div>' +
+    '<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">Bonjour,<br><br>Nous vous proposons un rendez-vous mardi à 10 h.<br><br>Cordialement,<br>L\'équipe</blockquote></div>',
+  '',
+].join('\r\n');
+
+t.test('an HTML-only Gmail reply: its long attribution, wrapped by the HTML-to-text step, is not part of reply_text', async (t) => {
+  const facts = { ip: '127.0.0.1', helo: 'mail.test', mailFrom: '', mta: 'mx.test', resolver: async () => [] };
+  const parsed = (await parseStream(Readable.from([Buffer.from(gmailReply)]), facts, { keepRaw: false, limits: loadConfig({}).smtpMessage })) as Parsed;
+  t.match(parsed.mail.text, /Montmorency\n/, 'the text version wraps the attribution');
+  t.equal(replyText(parsed.mail.text), 'Merci, mardi 10 h me convient parfaitement.\n\n\nBien à vous,\nJean-Christophe');
+});
+
+t.test('attributions wrapped over a few lines by the sender\'s client; a paragraph that only starts with "Le" stays', async (t) => {
+  t.equal(replyText('Oui.\n\nOn Mon, Nov 23, 2026 at 9:00 AM Marie-Hélène\nDupont-Lefebvre <mh@x.test>\nwrote:\n> Bonjour'), 'Oui.');
+  t.equal(replyText('Oui.\nLe 23/11/2026 à 09:00, Paul\n<paul@x.test> a écrit :\n> Bonjour'), 'Oui.');
+  const paragraph = 'Le devis suit, avec la remise que Paul\nvous a écrit :\ndix pour cent.';
+  t.equal(replyText(paragraph), paragraph);
 });

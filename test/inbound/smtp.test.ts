@@ -239,6 +239,19 @@ t.test('a common-domain inbox answers only after the correspondent wrote', async
   t.equal(first.body.error.code, 'own_domain_required');
 });
 
+t.test("a reply by subject to a thread opened by a test send joins it; the test send still counts for no 30-day rule", async (t) => {
+  const human = recipient('humain');
+  const s = await sender(svc, { human });
+  const sent = await send(svc, s, { to: human, subject: 'Essai de présentation', test: true });
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  // The human's client answers without In-Reply-To nor References: only the subject ties it.
+  await inbound.send({ from: human, to: s.address, subject: 'RE: Essai de présentation', text: 'Reçu, très clair.' });
+  const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  t.equal(list.body.items.length, 1, 'no new thread');
+  t.match(list.body.items[0], { id: sent.body.thread.id, message_count: 2, contact: human });
+  t.equal((await send(svc, s, { to: human, subject: 'Pour de vrai' })).status, 200, 'a real first message to the human right after');
+});
+
 t.test('HTML-only mail gets a text version', async (t) => {
   const s = await sender(svc);
   await inbound.send({ from: recipient(), to: s.address, subject: 'HTML', html: '<p>Bonjour <b>à vous</b></p>' });

@@ -144,3 +144,40 @@ t.test('a day whose reservations drifted below zero grants no more than its quot
   const today = [...estimates.values()].filter((at) => parisDay(at) === day);
   t.equal(today.length, 5, `today's slots: the week-1 quota (${today.length}), not 8`);
 });
+
+t.test('a cancelled departure gives its place back: the next message is spaced from the departures that remain, not from the cancelled one', async (t) => {
+  const { clock, svc, s, transport } = await quotaService();
+  const spacing = svc.rt.config.spacingSeconds * 1000;
+  const queue = async (subject: string) => {
+    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject, text: 'Bonjour,\nune offre.' });
+    t.equal(res.status, 200, JSON.stringify(res.body.error));
+    return { id: res.body.message.id as string, at: Date.parse(res.body.estimated_send_at) };
+  };
+  const cancel = async (id: string) => t.equal((await svc.call(s.apiKey, 'cancel_message', { message_id: id })).status, 200);
+  // The spacing carries a 0-50 % jitter drawn at each reservation: a slot is within [from + spacing, from + 1.5 spacing].
+  const spacedFrom = (at: number, from: number, what: string) => t.ok(at >= from + spacing && at <= from + spacing * 1.5, `${what}: ${(at - from) / 1000} s after`);
+
+  const first = await queue('Premier');
+  t.equal(first.at, clock.now(), 'the first leaves at once');
+  const second = await queue('Deuxième');
+  spacedFrom(second.at, first.at, 'the second is spaced from the first');
+  await cancel(second.id);
+  const third = await queue('Troisième');
+  spacedFrom(third.at, first.at, 'the third takes the cancelled one\'s place, spaced from the first');
+  t.ok(third.at < second.at + spacing, 'not spaced from the cancelled one');
+
+  await cancel(third.id);
+  await cancel(first.id);
+  // Nothing queued: `last` goes back a spacing before the cancelled slot (what left before it, if
+  // anything, left at least that long before), so the next is within a jitter of that slot.
+  const alone = await queue('Seul');
+  t.ok(alone.at >= first.at && alone.at <= first.at + spacing / 2, `nothing queued: within the jitter of the cancelled slot (${(alone.at - first.at) / 1000} s)`);
+  clock.set(alone.at);
+
+  t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null, 'the lone one left');
+  const next = await queue('Après un départ');
+  await cancel(next.id);
+  const after = await queue('Après une annulation');
+  t.ok(after.at >= alone.at + spacing, `still spaced from the one that left: ${(after.at - alone.at) / 1000} s after`);
+  t.ok(after.at < next.at + spacing, 'not spaced from the cancelled one');
+});
