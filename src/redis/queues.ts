@@ -3,6 +3,7 @@
  * Each queue has a hash-tagged prefix (src/redis/keys.ts), so its keys share one Cluster slot.
  */
 import { Queue } from 'bullmq';
+import type { QueueDepths } from '../metrics.js';
 import { QUEUE_PREFIX } from './keys.js';
 import type { Runtime } from '../runtime.js';
 
@@ -106,4 +107,15 @@ export async function wakeInbox(rt: Runtime, spaceId: string, inboxId: string, s
     { space_id: spaceId, inbox_id: inboxId },
     { jobId: `wake-${spaceId}-${inboxId}-${slot}`, delay: Math.max(0, slot - rt.clock.now()), removeOnComplete: true, removeOnFail: 1000 },
   );
+}
+
+/** Waiting and delayed jobs of each queue: a few counts per queue, a bounded cost at every scrape. */
+export async function queueDepths(rt: Runtime): Promise<QueueDepths> {
+  const queues: [string, Queue][] = [
+    [SEND_QUEUE, sendQueue(rt) as Queue],
+    [DOMAIN_QUEUE, domainQueue(rt) as Queue],
+    [ERASE_QUEUE, eraseQueue(rt) as Queue],
+  ];
+  const counts = await Promise.all(queues.map(([, queue]) => queue.getJobCounts('waiting', 'delayed')));
+  return Object.fromEntries(queues.map(([name], i) => [name, { waiting: counts[i]!.waiting ?? 0, delayed: counts[i]!.delayed ?? 0 }]));
 }
