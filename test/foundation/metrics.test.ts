@@ -1,17 +1,19 @@
 /**
  * GET /metrics: the Prometheus text format, parsed here; the families exist, and tool calls (HTTP and
- * MCP), Redis scripts, a departure and inbound SMTP sessions move them. METRICS_TOKEN guards the scrape.
+ * MCP), Redis scripts, a departure, inbound SMTP sessions and webhook deliveries move them. METRICS_TOKEN guards the scrape.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createTransport } from '../../src/delivery/transports.js';
+import { startWebhookWorker } from '../../src/webhooks/worker.js';
 import { deliverDue } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { rawSession, startInbound } from '../helpers/inbound.js';
 import { send, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { startReceiver } from '../helpers/webhooks.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-metrics-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -44,6 +46,16 @@ async function scrape(url = svc.url, headers: Record<string, string> = {}): Prom
   const res = await fetch(`${url}/metrics`, { headers });
   if (res.status !== 200) throw new Error(`scrape answered ${res.status}`);
   return parse(await res.text());
+}
+
+/** Scrapes until `done` holds, for what the far end of a socket does a moment later (at most 2 s). */
+async function scrapeUntil(done: (s: Scrape) => boolean): Promise<Scrape> {
+  let scraped = await scrape();
+  for (let i = 0; i < 200 && !done(scraped); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    scraped = await scrape();
+  }
+  return scraped;
 }
 
 const value = (s: Scrape, sample: string): number => s.samples.get(sample) ?? 0;
@@ -114,15 +126,32 @@ t.test('inbound SMTP: open sessions and verdicts by command', async (t) => {
   await session.say('QUIT');
   await session.closed;
   // The server hears the close a moment after the client does.
-  let after = await scrape();
-  for (let i = 0; i < 100 && value(after, 'mailbox_smtp_sessions') > value(before, 'mailbox_smtp_sessions'); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    after = await scrape();
-  }
+  const after = await scrapeUntil((s) => value(s, 'mailbox_smtp_sessions') === value(before, 'mailbox_smtp_sessions'));
   const moved = (sample: string) => value(after, sample) - value(before, sample);
   t.equal(moved('mailbox_smtp_verdicts_total{command="connect",verdict="accept"}'), 1);
   t.equal(moved('mailbox_smtp_verdicts_total{command="rcpt",verdict="reject"}'), 1);
   t.equal(moved('mailbox_smtp_sessions'), 0, 'closed again');
+});
+
+t.test('webhook attempts by result, and the lag of a delivered event', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  const hooks = await startService({
+    env: { MAILBOX_MASTER_KEY: MASTER_KEY, WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_RETRY_SCHEDULE: '100ms' },
+  });
+  hooks.dns.a('hook.test', '127.0.0.1');
+  const worker = startWebhookWorker(hooks.rt, { idleMs: 20 });
+  t.teardown(() => worker.close());
+  receiver.answer = (_request, nth) => ({ status: nth === 1 ? 500 : 200 });
+  const before = await scrape();
+  const { apiKey } = await hooks.space({ plan: 'pro' });
+  t.equal((await hooks.call(apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/recevoir` })).status, 200);
+  const delivered = (s: Scrape) => value(s, 'mailbox_webhook_attempts_total{result="delivered"}') - value(before, 'mailbox_webhook_attempts_total{result="delivered"}');
+  const after = await scrapeUntil((s) => delivered(s) >= 1);
+  t.equal(delivered(after), 1, 'webhook.test delivered once');
+  t.equal(value(after, 'mailbox_webhook_attempts_total{result="retry"}') - value(before, 'mailbox_webhook_attempts_total{result="retry"}'), 1, 'after one retry');
+  t.equal(value(after, 'mailbox_webhook_lag_seconds_count') - value(before, 'mailbox_webhook_lag_seconds_count'), 1);
+  t.ok(value(after, 'mailbox_webhook_lag_seconds_sum') - value(before, 'mailbox_webhook_lag_seconds_sum') >= 0.09, 'the lag holds the retry wait');
 });
 
 t.test('METRICS_TOKEN: the scrape asks for it as a bearer', async (t) => {
