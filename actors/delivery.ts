@@ -101,7 +101,7 @@ export async function correspondentWrote(rt: Runtime, spaceId: string, message: 
 }
 
 /** What an attempt ended in; `retry` waits for the next attempt. */
-type Outcome = 'sent' | 'delivered' | 'failed' | 'rejected' | 'retry';
+export type Outcome = 'sent' | 'delivered' | 'failed' | 'rejected' | 'retry';
 
 const EVENTS: Record<Outcome, EventType[]> = {
   sent: ['mail.message.sent'],
@@ -119,10 +119,10 @@ function outcomeOf(result: DeliveryResult, attempt: number, direct: boolean): { 
 }
 
 /**
- * Records what the departure's attempt ended in, with its events and journal line. A late report of a
- * worker whose lease expired writes nothing (the script finds the attempt stale).
+ * Records what the departure's attempt ended in, with its events and journal line, and answers it. A
+ * late report of a worker whose lease expired writes nothing (the script finds the attempt stale).
  */
-export async function finishDelivery(rt: Runtime, spaceId: string, departure: Departure, result: DeliveryResult, direct: boolean): Promise<void> {
+export async function finishDelivery(rt: Runtime, spaceId: string, departure: Departure, result: DeliveryResult, direct: boolean): Promise<Outcome | 'stale'> {
   const { message, attempt } = departure;
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
@@ -132,7 +132,7 @@ export async function finishDelivery(rt: Runtime, spaceId: string, departure: De
   const events = EVENTS[outcome].map((type) => prepareEvent(rt, spaceId, type, subject, data));
   const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to };
   const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
-  await rt.scripts.run(
+  const reply = await rt.scripts.run<{ stale?: true }>(
     'message/finishDelivery',
     {
       message: keys.message(message.id), sending: keys.sending, inbox: keys.inbox(message.inbox_id), inboxQueue: keys.inboxQueue(message.inbox_id),
@@ -142,6 +142,7 @@ export async function finishDelivery(rt: Runtime, spaceId: string, departure: De
   );
   // A recipient refused as unknown at RCPT is a hard bounce like a DSN's (actors/reports.ts).
   if (outcome === 'rejected' && code === 'recipient_unknown') await afterHardBounce(rt, spaceId, message.id, code);
+  return reply.stale ? 'stale' : outcome;
 }
 
 /** Puts back in the queue the space's messages whose lease expired by `now` (their worker died or hung). */

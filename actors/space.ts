@@ -38,11 +38,20 @@ export interface StoredKey {
   token_hash: string;
 }
 
-/** Who is calling: the access, its space, and how the journal names it. */
+/** The key's request budget after this request (the token bucket of lua/space/authenticate). */
+export interface RateState {
+  /** Whole requests left in the burst. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  fullInSeconds: number;
+}
+
+/** Who is calling: the access, its space, how the journal names it, and what is left of its budget. */
 export interface Access {
   key: StoredKey;
   space: SpaceState;
   lastUsedAt: number | null;
+  rate: RateState;
 }
 
 export const actorOf = (access: Access): Actor => ({ kind: 'agent', name: access.key.name, key_id: access.key.id });
@@ -144,12 +153,13 @@ export async function authenticate(rt: Runtime, secret: string | null): Promise<
   const keys = spaceKeys(spaceId);
   const tokenHash = sha256Hex(secret);
   const { burst, perSecond } = rt.config.rateLimit;
-  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number }>(
+  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number }>(
     'space/authenticate',
     { auth: keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space, rateBucket: keys.rateBucket(tokenHash) },
     [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond],
   );
-  return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null };
+  const rate = { remaining: Math.floor(reply.tokens), fullInSeconds: Math.ceil((burst - reply.tokens) / perSecond) };
+  return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null, rate };
 }
 
 export interface KeySpec {

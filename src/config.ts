@@ -69,6 +69,8 @@ export interface Config {
   stripeWebhookSecret: string | null;
   /** Per-key request budget, a token bucket in Redis shared by every front end (lua/space/authenticate-5.lua). */
   rateLimit: { burst: number; perSecond: number };
+  /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: open on the listen address. */
+  metricsToken: string | null;
   limits: Limits;
   dataDir: string;
 }
@@ -369,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     stripeApiUrl: (env.STRIPE_API_URL || 'https://api.stripe.com/v1').replace(/\/+$/, ''),
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     rateLimit: rateLimit(env),
+    metricsToken: env.METRICS_TOKEN || null,
     limits: {
       ...DEFAULT_LIMITS,
       keys_created_per_24h: int(env, 'KEYS_CREATED_PER_24H', DEFAULT_LIMITS.keys_created_per_24h),

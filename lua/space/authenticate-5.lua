@@ -11,7 +11,8 @@
   ARGV[3] how long a last-use mark stays fresh (ms): fewer writes under load
   ARGV[4] bucket capacity (requests in a burst)
   ARGV[5] refill (requests per second)
-  Returns {"key":<key JSON>,"space":{...},"last_used_at":<ms or 0>} | {"error":"unauthorized"}
+  Returns {"key":<key JSON>,"space":{...},"last_used_at":<ms or 0>,"tokens":<left after this request>}
+    | {"error":"unauthorized"}
     | {"error":"rate_limited","hint":{"retry_after_seconds":n}}.
   Events: none.
 ]]
@@ -43,4 +44,5 @@ if now - lastUsed >= tonumber(ARGV[3]) then
   redis.call('HSET', KEYS[3], keyId, ARGV[2])
   lastUsed = now
 end
-return '{"key":' .. keyJson .. ',"space":' .. cjson.encode(space) .. ',"last_used_at":' .. lastUsed .. '}'
+return '{"key":' .. keyJson .. ',"space":' .. cjson.encode(space) .. ',"last_used_at":' .. lastUsed
+  .. ',"tokens":' .. string.format('%.6f', tokens) .. '}'

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { RateState } from '../../actors/space.js';
+import type { Config } from '../config.js';
 import { MailboxError, type ErrorBody } from '../errors.js';
 import type { Tool } from '../tools/registry.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
@@ -9,9 +12,18 @@ export interface IncomingRequest {
   url: string;
   query: string;
   headers: Record<string, string>;
+  /** The client's X-Request-Id when it is sane, else ours: every answer and log line of the request carries it. */
+  id: string;
+  /** Headers every answer to this request carries, whatever it is: its id, and the key's budget once authenticated. */
+  answerHeaders: Record<string, string>;
   aborted: boolean;
   onAbort: (() => void) | null;
 }
+
+/** A client's request id is kept when it can go into a header and a log line as it is. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+const requestIdOf = (given: string | undefined): string => (given !== undefined && SANE_REQUEST_ID.test(given) ? given : randomUUID());
 
 export function readRequest(res: HttpResponse, req: HttpRequest): IncomingRequest {
   // A repeated header is combined as HTTP does ("a, b"), never last-one-wins: two Authorization
@@ -20,11 +32,14 @@ export function readRequest(res: HttpResponse, req: HttpRequest): IncomingReques
   req.forEach((key, value) => {
     headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
   });
+  const id = requestIdOf(headers['x-request-id']);
   const incoming: IncomingRequest = {
     method: req.getCaseSensitiveMethod(),
     url: req.getUrl(),
     query: req.getQuery() ?? '',
     headers,
+    id,
+    answerHeaders: { 'x-request-id': id },
     aborted: false,
     onAbort: null,
   };
@@ -67,7 +82,7 @@ export function send(res: HttpResponse, request: IncomingRequest, reply: Reply):
   if (request.aborted) return;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
-    for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers })) res.writeHeader(name, value);
     res.end(reply.body, reply.close ?? false);
   });
 }
@@ -87,6 +102,18 @@ export function errorReply(error: MailboxError): Reply {
   if (error.status === 401) headers['www-authenticate'] = 'Bearer realm="mailbox"';
   const body: ErrorBody = error.toBody();
   return { ...jsonReply(error.status, body, headers), close: error.code === 'payload_too_large' };
+}
+
+/**
+ * The key's request budget as draft-ietf-httpapi-ratelimit-headers-11 has it: the policy is the bucket
+ * (`q` requests in a burst, refilled over `w` seconds), the state what is left (`r`) and the seconds
+ * until the bucket is full again (`t`).
+ */
+export function rateLimitHeaders(rate: RateState, policy: Config['rateLimit']): Record<string, string> {
+  return {
+    'ratelimit-policy': `"default";q=${policy.burst};w=${Math.ceil(policy.burst / policy.perSecond)}`,
+    ratelimit: `"default";r=${rate.remaining};t=${rate.fullInSeconds}`,
+  };
 }
 
 export function bearerOf(headers: Record<string, string>): string | null {

@@ -1,18 +1,34 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
- * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, and the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts).
- * Stateless: every request authenticates against Redis, so any front end answers any request.
+ * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
+ * pages `/u/<token>` (src/http/unsubscribe.ts) and `GET /metrics` (src/metrics.ts).
+ * Stateless: every request authenticates against Redis, so any front end answers any request. Every
+ * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
-import { authenticate } from '../../actors/space.js';
+import { timingSafeEqual } from 'node:crypto';
+import { authenticate, type Access } from '../../actors/space.js';
 import { receiveStripeEvent } from './stripe-webhook.js';
 import { asMailboxError, MailboxError } from '../errors.js';
 import { handleMcp } from './mcp-bridge.js';
+import { observeHttpRequest, observeToolCall, readQueueDepthsWith, registry } from '../metrics.js';
 import { redisAnswers } from '../redis/connect.js';
+import { queueDepths } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
 import { toolByName } from '../tools/index.js';
-import { bearerOf, errorReply, jsonReply, parseJson, readBody, readRequest, send, withIdempotencyHeader, type IncomingRequest, type Reply } from './io.js';
+import {
+  bearerOf,
+  errorReply,
+  jsonReply,
+  parseJson,
+  rateLimitHeaders,
+  readBody,
+  readRequest,
+  send,
+  withIdempotencyHeader,
+  type IncomingRequest,
+  type Reply,
+} from './io.js';
 import { openApiDocument } from './openapi.js';
 import { registerUnsubscribe } from './unsubscribe.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
@@ -23,6 +39,14 @@ export interface HttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** The scraper's bearer against METRICS_TOKEN, in constant time; no token set: open. */
+function mayScrape(token: string | null, bearer: string | null): boolean {
+  if (token === null) return true;
+  const given = Buffer.from(bearer ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 export function startHttp(rt: Runtime, options: { port: number; host: string }): Promise<HttpServer> {
   const { engine, warning } = chooseEngine(rt.config.httpEngine);
   if (warning) rt.log.warn(warning);
@@ -30,70 +54,104 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   const app = engine.App();
   let inFlight = 0;
   const openapi = JSON.stringify(openApiDocument(rt.config.baseUrl));
+  const stopQueueDepths = readQueueDepthsWith(() => queueDepths(rt));
 
-  /** Reads, authenticates and answers; every failure becomes the error body of the table. */
-  const handle = (res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>) => {
+  /**
+   * Reads, authenticates and answers; every failure becomes the error body of the table. `route` is the
+   * pattern the metrics name; `tool` (a registry name or `unknown`) counts the request as a tool call.
+   */
+  const handle = (route: string, res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>, tool?: string) => {
     const request = readRequest(res, req);
     const started = performance.now();
+    let code = 'ok';
     inFlight++;
     readBody(res, rt.config.maxBodyBytes)
       .then((body) => work(request, body))
       .catch((error: unknown) => {
         const refusal = asMailboxError(error);
-        if (refusal.code === 'internal') rt.log.error('request failed', { url: request.url, error: String((error as Error)?.stack ?? error) });
+        code = refusal.code;
+        if (refusal.code === 'internal') {
+          rt.log.error('request failed', { request_id: request.id, url: request.url, error: String((error as Error)?.stack ?? error) });
+        }
         return errorReply(refusal);
       })
       .then((reply) => {
         inFlight--;
         send(res, request, reply);
-        rt.log.debug('request', { method: request.method, url: request.url, status: reply.status, ms: +(performance.now() - started).toFixed(2) });
+        observeHttpRequest(route, reply.status, started);
+        if (tool) observeToolCall('http', tool, code, started);
+        rt.log.debug('request', { request_id: request.id, method: request.method, url: request.url, status: reply.status, ms: +(performance.now() - started).toFixed(2) });
       });
+  };
+
+  /** The caller's access; its budget (or its lack of one) goes on whatever the request answers. */
+  const authenticated = async (request: IncomingRequest): Promise<Access> => {
+    try {
+      const access = await authenticate(rt, bearerOf(request.headers));
+      Object.assign(request.answerHeaders, rateLimitHeaders(access.rate, rt.config.rateLimit));
+      return access;
+    } catch (error) {
+      const refusal = asMailboxError(error);
+      if (refusal.code === 'rate_limited') {
+        Object.assign(request.answerHeaders, rateLimitHeaders({ remaining: 0, fullInSeconds: refusal.retryAfterSeconds ?? 1 }, rt.config.rateLimit));
+      }
+      throw error;
+    }
   };
 
   app.post('/v1/:tool', (res, req) => {
     const tool = req.getParameter(0) ?? '';
-    handle(res, req, async (request, body) => {
-      const access = await authenticate(rt, bearerOf(request.headers));
+    const work = async (request: IncomingRequest, body: Buffer) => {
+      const access = await authenticated(request);
       const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], toolByName.get(tool));
       const { output } = await callTool(rt, access, tool, input);
       return jsonReply(200, output);
-    });
+    };
+    // An unknown name is no label: anyone could make up new ones.
+    handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown');
   });
 
   app.post('/mcp', (res, req) =>
-    handle(res, req, async (request, body) => {
-      const access = await authenticate(rt, bearerOf(request.headers));
+    handle('/mcp', res, req, async (request, body) => {
+      const access = await authenticated(request);
       return handleMcp(rt, request, body, access);
     }),
   );
   // Stateless Streamable HTTP: no session, so no server-initiated stream (GET) and nothing to end (DELETE).
   const noStream = (res: HttpResponse, req: HttpRequest) =>
-    handle(res, req, async (request) => {
-      await authenticate(rt, bearerOf(request.headers));
+    handle('/mcp', res, req, async (request) => {
+      await authenticated(request);
       return jsonReply(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'POST' });
     });
   app.get('/mcp', noStream).del('/mcp', noStream);
 
+  app.get('/metrics', (res, req) => {
+    handle('/metrics', res, req, async (request) => {
+      if (!mayScrape(rt.config.metricsToken, bearerOf(request.headers))) throw new MailboxError('unauthorized');
+      return { status: 200, body: await registry.metrics(), headers: { 'content-type': registry.contentType } };
+    });
+  });
+
   app.get('/healthz', (res, req) => {
-    handle(res, req, async () => {
+    handle('/healthz', res, req, async () => {
       if (await redisAnswers(rt.redis)) return jsonReply(200, { status: 'ok' });
       return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': '5' });
     });
   });
 
   app.get('/v1/openapi.json', (res, req) => {
-    handle(res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
+    handle('/v1/openapi.json', res, req, async () => ({ status: 200, body: openapi, headers: { 'content-type': 'application/json; charset=utf-8' } }));
   });
 
   // Stripe's webhook: signed by Stripe, not by a key of ours (src/http/stripe-webhook.ts).
   app.post('/billing/stripe', (res, req) =>
-    handle(res, req, async (request, body) => jsonReply(200, await receiveStripeEvent(rt, request.headers['stripe-signature'], body))),
+    handle('/billing/stripe', res, req, async (request, body) => jsonReply(200, await receiveStripeEvent(rt, request.headers['stripe-signature'], body))),
   );
 
   registerUnsubscribe(app, rt);
 
   app.any('/*', (res, req) => {
-    handle(res, req, async (request) => {
+    handle('other', res, req, async (request) => {
       throw new MailboxError('not_found', null, { reason: `Aucune ressource ${request.method} ${request.url}.` });
     });
   });
@@ -105,6 +163,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
         port: engine.us_socket_local_port(socket),
         async close(graceMs = 10_000) {
           engine.us_listen_socket_close(socket);
+          stopQueueDepths();
           for (const deadline = Date.now() + graceMs; inFlight > 0 && Date.now() < deadline; ) {
             await new Promise((r) => setTimeout(r, 20));
           }

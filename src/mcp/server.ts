@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Access } from '../../actors/space.js';
 import { asMailboxError, MailboxError } from '../errors.js';
+import { observeToolCall } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
 import { callTool } from '../tools/dispatch.js';
 import { TOOLS, toolByName } from '../tools/index.js';
@@ -35,11 +36,14 @@ function invalidParams(refusal: MailboxError): never {
 
 /** A tool's answer, or its refusal as an isError result (decisions.md 1). */
 async function runTool(rt: Runtime, access: Access, name: string, args: unknown): Promise<CallToolResult> {
+  const started = performance.now();
   try {
     const { output, text } = await callTool(rt, access, name, args);
+    observeToolCall('mcp', name, 'ok', started);
     return { content: [{ type: 'text', text: text() }], structuredContent: output };
   } catch (error) {
     const refusal = asMailboxError(error);
+    observeToolCall('mcp', name, refusal.code, started);
     if (refusal.code === 'internal') rt.log.error('tool failed', { tool: name, error: String((error as Error)?.stack ?? error) });
     // No structuredContent on errors: the SDK client would validate it against the outputSchema.
     return {

@@ -1,3 +1,4 @@
+import { timeRedis } from '../metrics.js';
 import type { RedisClient } from './connect.js';
 
 /**
@@ -5,7 +6,7 @@ import type { RedisClient } from './connect.js';
  * throws rather than reading as an absent value. One space's keys only: one slot, Cluster-safe.
  */
 export async function execAll<T = unknown>(pipeline: ReturnType<RedisClient['pipeline']>): Promise<T[]> {
-  return ((await pipeline.exec()) ?? []).map(([error, value]) => {
+  return ((await timeRedis('pipeline', () => pipeline.exec())) ?? []).map(([error, value]) => {
     if (error) throw error;
     return value as T;
   });

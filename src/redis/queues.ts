@@ -5,6 +5,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { BLOCKING_OPTIONS, type RedisClient } from './connect.js';
+import type { QueueDepths } from '../metrics.js';
 import { QUEUE_PREFIX } from './keys.js';
 import type { Runtime } from '../runtime.js';
 
@@ -127,4 +128,15 @@ export function queueWorker<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX, run
       connection.disconnect();
     },
   };
+}
+
+/** Waiting and delayed jobs of each queue: a few counts per queue, a bounded cost at every scrape. */
+export async function queueDepths(rt: Runtime): Promise<QueueDepths> {
+  const queues: [string, Queue][] = [
+    ['send', sendQueue(rt) as Queue],
+    ['domains', domainQueue(rt) as Queue],
+    ['erase', eraseQueue(rt) as Queue],
+  ];
+  const counts = await Promise.all(queues.map(([, queue]) => queue.getJobCounts('waiting', 'delayed')));
+  return Object.fromEntries(queues.map(([name], i) => [name, { waiting: counts[i]!.waiting ?? 0, delayed: counts[i]!.delayed ?? 0 }]));
 }

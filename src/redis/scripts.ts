@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { MailboxError, isErrorCode, type Hint } from '../errors.js';
+import { timeRedis } from '../metrics.js';
 import { LUA_DIR } from '../paths.js';
 import type { RedisClient } from './connect.js';
 import { spaceOfEventsKey } from './keys.js';
@@ -136,13 +137,14 @@ export class Scripts {
     const file = this.byName.get(name);
     if (!file) throw new Error(`unknown script ${name}`);
     const keys = orderKeys(file, namedKeys);
-    let raw: string;
-    try {
-      raw = (await this.redis.evalsha(file.sha, keys.length, ...keys, ...args)) as string;
-    } catch (error) {
-      if (!(error as Error).message.startsWith('NOSCRIPT')) throw error;
-      raw = (await this.redis.eval(file.source, keys.length, ...keys, ...args)) as string;
-    }
+    const raw = await timeRedis(name, async () => {
+      try {
+        return (await this.redis.evalsha(file.sha, keys.length, ...keys, ...args)) as string;
+      } catch (error) {
+        if (!(error as Error).message.startsWith('NOSCRIPT')) throw error;
+        return (await this.redis.eval(file.source, keys.length, ...keys, ...args)) as string;
+      }
+    });
     const reply = JSON.parse(raw) as Reply;
     if (reply.error !== undefined) {
       if (!isErrorCode(reply.error)) throw new Error(`${name} answered unknown code ${reply.error}`);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { countSmtpVerdict, smtpSessionClosed, smtpSessionOpened } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
 import { answer, runChain, smtpReply, type Stage, type Verdict } from './chain.js';
 import { mailauthResolver } from './dns.js';
@@ -50,6 +51,12 @@ function envelopeRoutes(session: SMTPServerSession, known: Map<string, Route>): 
   return [...distinct.values()];
 }
 
+/** Counts the verdict a command is answered with (continue, at connect, admits the session). */
+function counted(command: 'connect' | 'rcpt' | 'data', verdict: Verdict): Verdict {
+  countSmtpVerdict(command, verdict.kind === 'continue' ? 'accept' : verdict.kind);
+  return verdict;
+}
+
 const rcptStages: Stage<RcptContext>[] = [recipientCount, routeRecipient];
 const dataStages: Stage<DataContext>[] = [readMessage, storeMessage];
 
@@ -84,17 +91,18 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
     ...(tls ?? {}),
     onConnect(session, callback) {
       const fromAddress = perAddress.get(session.remoteAddress) ?? 0;
-      const verdict = connectLimits({ total: sessions.size, fromAddress }, limits);
+      const verdict = counted('connect', connectLimits({ total: sessions.size, fromAddress }, limits));
       if (verdict.kind !== 'continue') return callback(smtpReply(verdict));
       perAddress.set(session.remoteAddress, fromAddress + 1);
       // Socket guards measure real time (timers), not the injected clock of business rules.
       const timer = setTimeout(() => cut(session.id, SESSION_TOO_LONG), limits.maxMs).unref();
       sessions.set(session.id, { address: session.remoteAddress, unknowns: 0, routes: new Map(), timer });
+      smtpSessionOpened();
       callback();
     },
     onRcptTo(address, session, callback) {
       const ctx: RcptContext = { rt, address: address.address, accepted: session.envelope.rcptTo.length, state: sessions.get(session.id)!, limits };
-      runChain(rcptStages, ctx, RCPT_TIMEOUT_MS, logError).then((verdict) => answer(verdict, callback));
+      runChain(rcptStages, ctx, RCPT_TIMEOUT_MS, logError).then((verdict) => answer(counted('rcpt', verdict), callback));
     },
     onData(stream, session, callback) {
       const state = sessions.get(session.id)!;
@@ -111,7 +119,7 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       runChain(dataStages, ctx, DATA_TIMEOUT_MS, logError).then((verdict: Verdict) => {
         // A stage that gave up early leaves bytes unread: drain them so the session can answer.
         if (!stream.readableEnded) stream.resume();
-        const reply = smtpReply(verdict);
+        const reply = smtpReply(counted('data', verdict));
         if (reply) callback(reply);
         else stream.readableEnded ? callback(null) : stream.once('end', () => callback(null));
       });
@@ -131,6 +139,7 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       if (!state) return;
       clearTimeout(state.timer);
       sessions.delete(session.id);
+      smtpSessionClosed();
       const left = perAddress.get(state.address)! - 1;
       if (left) perAddress.set(state.address, left);
       else perAddress.delete(state.address);

@@ -7,6 +7,7 @@
  * pending in the group and its claim to expire; the next claim of the space reads them first.
  */
 import { open } from '../crypto.js';
+import { countWebhookAttempt, observeWebhookLag } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
 import { eventIdOf } from '../../actors/events.js';
 import { acknowledgeDelivered, readUndelivered, readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
@@ -36,6 +37,12 @@ export interface WebhookWorkerOptions {
 export interface RunningWebhookWorker {
   /** Stops claiming, lets the claims in hand finish and settle. */
   close(): Promise<void>;
+}
+
+/** A delivered event's lag runs from its stream entry, whose id is its time on the injected clock. */
+function countDelivered(rt: Runtime, entryId: string): void {
+  countWebhookAttempt('delivered');
+  observeWebhookLag(rt.clock.now() - Number(entryId.slice(0, entryId.indexOf('-'))));
 }
 
 /**
@@ -73,6 +80,7 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
         const result = 'failure' in target
           ? target.failure
           : await client.post(url, target.address, signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body), body);
+        if (result.ok) countDelivered(rt, entryId);
         if (result.ok && attempts === 0) {
           delivered.push(entryId);
           if (delivered.length >= ACK_EVERY) flush();
@@ -80,10 +88,12 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
           if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'delivered' }))) return rt.clock.now();
           attempts = 0;
         } else if (++attempts > webhookRetryScheduleMs.length) {
+          countWebhookAttempt('gave_up');
           rt.log.warn('webhook delivery given up', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
           if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'gave_up', attempts, error: result.error!, envelope: body }))) return rt.clock.now();
           attempts = 0;
         } else {
+          countWebhookAttempt('retry');
           rt.log.info('webhook attempt failed', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
           const retryAt = rt.clock.now() + webhookRetryScheduleMs[attempts - 1]!;
           const current = await recordAttempt(rt, spaceId, hook, entryId, { kind: 'retry', attempts, nextAt: retryAt, error: result.error! });

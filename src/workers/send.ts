@@ -15,6 +15,7 @@ import { transportFor } from '../delivery/transports.js';
 import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { OutgoingMail, Transport } from '../delivery/types.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
+import { countDeparture } from '../metrics.js';
 import { queueWorker, wakeInbox, type WakeJob } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
 
@@ -58,7 +59,7 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     dieAt('before_connect');
     const result = (await refusal(rt, departure)) ?? (await transport.send(await outgoing(rt, spaceId, departure)));
     dieAt('after_accept');
-    await finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct');
+    countDeparture(await finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct'));
   }
   return rt.clock.now();
 }

@@ -103,3 +103,30 @@ t.test('GET /healthz answers when Redis answers', async (t) => {
   t.equal(res.status, 200);
   t.same(await res.json(), { status: 'ok' });
 });
+
+t.test('X-Request-Id: a sane one is echoed, any other replaced by ours, on every answer', async (t) => {
+  const given = 'trace-42.Abc_x';
+  const echoed = await post('/v1/get_settings', undefined, { 'x-request-id': given });
+  t.equal(echoed.headers.get('x-request-id'), given);
+  const ids = new Set<string>();
+  const headers: Record<string, string>[] = [{}, { 'x-request-id': 'a b' }, { 'x-request-id': 'x'.repeat(129) }, { 'x-request-id': 'a/b' }];
+  for (const header of headers) {
+    const id = (await post('/v1/get_settings', undefined, header)).headers.get('x-request-id') ?? '';
+    t.match(id, /^[0-9a-f-]{36}$/, JSON.stringify(header).slice(0, 40));
+    ids.add(id);
+  }
+  t.equal(ids.size, 4, 'a new one each time');
+  t.equal((await post('/v1/get_settings', undefined, { 'x-request-id': 'x'.repeat(128) })).headers.get('x-request-id'), 'x'.repeat(128), '128 characters pass');
+  for (const res of [await svc.call(null, 'get_settings'), await svc.call(apiKey, 'send_pigeon')]) t.ok(res.headers.get('x-request-id'), String(res.status));
+  t.ok((await fetch(`${svc.url}/healthz`)).headers.get('x-request-id'), 'healthz');
+  t.ok((await fetch(`${svc.url}/nulle-part`)).headers.get('x-request-id'), 'an unknown route');
+});
+
+t.test('the request log line carries the request id', async (t) => {
+  const logged: Record<string, unknown>[] = [];
+  const debug = svc.rt.log.debug;
+  svc.rt.log.debug = (msg, fields) => void (msg === 'request' && logged.push(fields ?? {}));
+  t.teardown(() => void (svc.rt.log.debug = debug));
+  await post('/v1/get_settings', undefined, { 'x-request-id': 'journal-1' });
+  t.match(logged, [{ request_id: 'journal-1', url: '/v1/get_settings', status: 200 }]);
+});

@@ -36,6 +36,24 @@ t.test('two front ends share one budget; the refusal says when to come back', as
   t.ok(client, 'another key has its own budget');
 });
 
+t.test('RateLimit-Policy and RateLimit on every authenticated answer, the refusal included', async (t) => {
+  const { apiKey } = await a.space();
+  const policies = new Set<string | null>();
+  const states: (string | null)[] = [];
+  for (let i = 0; i < 11; i++) {
+    const res = await a.call(apiKey, 'get_settings');
+    policies.add(res.headers.get('ratelimit-policy'));
+    states.push(res.headers.get('ratelimit'));
+  }
+  t.same([...policies], ['"default";q=10;w=5'], 'ten in a burst, refilled in 5 s');
+  // Each request takes a token; the bucket is full again 0.5 s per missing token later.
+  t.same(states, [...[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((r) => `"default";r=${r};t=${Math.ceil((10 - r) / 2)}`), '"default";r=0;t=1']);
+  const unknown = await a.call(apiKey, 'send_pigeon');
+  t.equal(unknown.headers.get('ratelimit'), '"default";r=0;t=1', 'a refusal after authentication keeps the state');
+  t.equal((await a.call(null, 'get_settings')).headers.get('ratelimit'), null, 'no key, no budget to show');
+  t.equal((await fetch(`${a.url}/healthz`)).headers.get('ratelimit-policy'), null);
+});
+
 t.test('MCP calls take from the same budget', async (t) => {
   const { apiKey } = await a.space();
   const client = await b.mcp(apiKey);
