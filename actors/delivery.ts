@@ -19,8 +19,6 @@ import { dailyQuota, readInbox, type StoredInbox, type StoredMessage } from './r
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
-/** How long a worker holds a message it is delivering before another may take it again. */
-export const LEASE_MS = 5 * 60_000;
 /** A suspended inbox or unverified domain is looked at again this much later. */
 const HOLD_MS = 3600_000;
 
@@ -76,7 +74,7 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
       inbox: keys.inbox(inboxId), domain: keys.domain(inbox.domain), inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue, sending: keys.sending,
       message: keys.message(head), suppressions: keys.suppressions, inboxSlots: keys.inboxSlots(inboxId),
     },
-    [head, now, now + LEASE_MS, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
+    [head, now, now + rt.config.deliveryLeaseMs, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };

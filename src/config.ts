@@ -46,6 +46,8 @@ export interface Config {
   heloName: string;
   sendWindow: SendWindow;
   spacingSeconds: number;
+  /** How long a delivery worker holds a message it took before another may take it again (actors/delivery.ts). */
+  deliveryLeaseMs: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
   /** Waits before each retry of a failed webhook delivery (ms); one more failure gives up. */
@@ -267,6 +269,17 @@ function webhookDelivery(env: Env) {
   };
 }
 
+/**
+ * Longer than a delivery can last (the SMTP timeouts of src/delivery/transports.ts, some 3.5 min for
+ * direct delivery), or a living worker's slow delivery is taken again and sent twice; the kill drills
+ * shorten it to see a dead worker's messages leave within seconds.
+ */
+function deliveryLease(env: Env): number {
+  const leaseMs = int(env, 'DELIVERY_LEASE_MS', 5 * 60_000);
+  if (leaseMs < 1000) throw new Error('DELIVERY_LEASE_MS must be at least 1000');
+  return leaseMs;
+}
+
 /** Generous by default: an agent's normal pace never meets it; a loop gone wild does. */
 function rateLimit(env: Env): Config['rateLimit'] {
   const burst = int(env, 'RATE_LIMIT_BURST', 600);
@@ -361,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     heloName: (env.HELO_NAME || mxHost).toLowerCase(),
     sendWindow: parseSendWindow(env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr'),
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
+    deliveryLeaseMs: deliveryLease(env),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
     ...webhookDelivery(env),

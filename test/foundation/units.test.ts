@@ -59,6 +59,8 @@ t.test('configuration is checked at start, with the variable named', async (t) =
   t.throws(() => loadConfig({ MAILBOX_MASTER_KEY: 'c2hvcnQ=' }), /MAILBOX_MASTER_KEY/);
   t.throws(() => loadConfig({ PORT: '-1' }), /PORT/);
   t.throws(() => loadConfig({ SMTP_MAX_CONNECTIONS: '0' }), /SMTP_MAX_CONNECTIONS/);
+  t.throws(() => loadConfig({ DELIVERY_LEASE_MS: '500' }), /DELIVERY_LEASE_MS/);
+  t.equal(loadConfig({}).deliveryLeaseMs, 300_000, 'a delivery lease of 5 min by default');
   t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).baseUrl, 'http://localhost:9000', 'a wildcard host is no address for links');
   t.equal(loadConfig({ BASE_URL: 'https://mail.exemple.fr/' }).baseUrl, 'https://mail.exemple.fr');
   t.equal(loadConfig({ PLANS: '{"mini":{"inbox_cap":2}}' }).plans.mini!.daily_max, 20);

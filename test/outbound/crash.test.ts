@@ -10,7 +10,6 @@ import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../../src/clock.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { LEASE_MS } from '../../actors/delivery.js';
 import { sweep } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
@@ -84,7 +83,7 @@ for (const step of steps) {
     t.not(code, 0, 'the first worker died');
     const status = () => svc.rt.redis.hget(spaceKeys(s.spaceId).message(res.body.message.id), 'status');
     t.equal(await status(), 'sending', 'left in flight');
-    clock.set(Date.now() + LEASE_MS + 60_000); // past the lease the dead worker took on the system clock
+    clock.set(Date.now() + svc.rt.config.deliveryLeaseMs + 60_000); // past the lease the dead worker took on the system clock
     await sweep(svc.rt, transportFor(svc.rt), [s.spaceId]);
     t.equal(await status(), 'sent', 'a new worker finished it');
     t.equal(received.filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);

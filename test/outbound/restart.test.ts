@@ -4,7 +4,7 @@
  * worker, whose sweep interval is an hour, sends it as soon as it starts.
  */
 import t from 'tap';
-import { LEASE_MS, takeDue } from '../../actors/delivery.js';
+import { takeDue } from '../../actors/delivery.js';
 import { ManualClock } from '../../src/clock.js';
 import { startSendWorker } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -31,7 +31,7 @@ t.test('a message due when a worker starts leaves without waiting for the sweep 
   const res = await send(svc, s);
   t.equal(res.status, 200);
   t.ok('departure' in (await takeDue(svc.rt, s.spaceId, s.inboxId)), 'a first worker took it, then died');
-  clock.set(clock.now() + LEASE_MS + 1);
+  clock.set(clock.now() + svc.rt.config.deliveryLeaseMs + 1);
 
   const worker = startSendWorker(svc.rt, { sweepMs: 3600_000 });
   const mail = await nextWithin(5_000);
