@@ -97,11 +97,15 @@ export const sendQueue = (rt: Runtime): Queue<WakeJob> => queueOf(rt, 'send');
  * A delayed job at the inbox's next departure; one job per (inbox, slot), so repeated wakes for one
  * slot are one job. The delay is counted on the injected clock: tests drive the worker themselves.
  */
+/** 1 s, 2 s, 4 s, 8 s, 16 s: a Redis restart is over well within them; past them the sweeper takes over. */
+const WAKE_ATTEMPTS = 6;
+
 export async function wakeInbox(rt: Runtime, spaceId: string, inboxId: string, slot: number): Promise<void> {
   await sendQueue(rt).add(
     'wake',
     { space_id: spaceId, inbox_id: inboxId },
-    { jobId: `wake-${spaceId}-${inboxId}-${slot}`, delay: Math.max(0, slot - rt.clock.now()), removeOnComplete: true, removeOnFail: 1000 },
+    // A wake that fails (Redis away mid-delivery) is tried again: its inbox's later departures wait on it.
+    { jobId: `wake-${spaceId}-${inboxId}-${slot}`, delay: Math.max(0, slot - rt.clock.now()), attempts: WAKE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 1000 },
   );
 }
 

@@ -15,6 +15,7 @@ import { transportFor } from '../delivery/transports.js';
 import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { OutgoingMail, Transport } from '../delivery/types.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
+import { asMailboxError } from '../errors.js';
 import { countDeparture } from '../metrics.js';
 import { queueWorker, wakeInbox, type WakeJob } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
@@ -59,9 +60,28 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     dieAt('before_connect');
     const result = (await refusal(rt, departure)) ?? (await transport.send(await outgoing(rt, spaceId, departure)));
     dieAt('after_accept');
-    countDeparture(await finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct'));
+    countDeparture(await whileRedisAway(() => finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct')));
   }
   return rt.clock.now();
+}
+
+/** Waits before each new try of an outcome's write while Redis is away: about half a minute in all. */
+const OUTCOME_RETRIES_MS = [500, 1000, 2000, 4000, 8000, 16_000];
+
+/**
+ * The outcome of a mail the peer already took must be written, or the message leaves again when its
+ * lease ends: a write that found Redis away is tried again (finishDelivery is safe to run twice).
+ */
+async function whileRedisAway<T>(write: () => Promise<T>): Promise<T> {
+  for (const waitMs of OUTCOME_RETRIES_MS) {
+    try {
+      return await write();
+    } catch (error) {
+      if (asMailboxError(error).code !== 'service_unavailable') throw error;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+  return write();
 }
 
 /**
@@ -81,7 +101,11 @@ export async function sweep(rt: Runtime, transport: Transport, only?: string[]):
 async function sweepSpace(rt: Runtime, transport: Transport, spaceId: string): Promise<void> {
   const now = rt.clock.now();
   await reclaim(rt, spaceId, now);
-  for (const inboxId of await inboxesDue(rt, spaceId, now)) await deliverDue(rt, transport, spaceId, inboxId);
+  for (const inboxId of await inboxesDue(rt, spaceId, now)) {
+    // The inbox's chain of wake-ups broke (a wake that failed or was lost): the sweep starts it again.
+    const next = await deliverDue(rt, transport, spaceId, inboxId);
+    if (next !== null) await wakeInbox(rt, spaceId, inboxId, next);
+  }
 }
 
 export interface SendWorker {

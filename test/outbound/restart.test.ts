@@ -6,7 +6,9 @@
 import t from 'tap';
 import { takeDue } from '../../actors/delivery.js';
 import { ManualClock } from '../../src/clock.js';
-import { startSendWorker } from '../../src/workers/send.js';
+import { transportFor } from '../../src/delivery/transports.js';
+import { sendQueue } from '../../src/redis/queues.js';
+import { startSendWorker, sweep } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { send, sender } from '../helpers/outbound.js';
 import { clusterMode } from '../helpers/redis.js';
@@ -39,4 +41,20 @@ t.test('a message due when a worker starts leaves without waiting for the sweep 
   t.ok(mail, 'sent at start');
   t.match(mail?.raw.toString() ?? '', `Message-ID: <${res.body.message.id}@`, 'the message left');
   t.equal((await svc.call(s.apiKey, 'get_message', { message_id: res.body.message.id })).body.status, 'sent');
+});
+
+t.test('a sweep starts an inbox\'s broken chain of wake-ups again (a wake that failed while Redis was away)', shared, async (t) => {
+  const s = await sender(svc);
+  const first = await send(svc, s);
+  const later = clock.now() + 3600_000;
+  const second = await send(svc, s, { send_after: new Date(later).toISOString() });
+  const slotOf = (res: typeof first) => Date.parse(res.body.estimated_send_at);
+  t.equal(slotOf(second), later, 'the second waits for its send_after');
+  // The first one's wake-up is gone, as when its job failed: nothing would deliver the inbox again.
+  await sendQueue(svc.rt).remove(`wake-${s.spaceId}-${s.inboxId}-${slotOf(first)}`);
+
+  await sweep(svc.rt, transportFor(svc.rt), [s.spaceId]);
+  t.ok(await nextWithin(5_000), 'the sweep sent the due message');
+  const wake = await sendQueue(svc.rt).getJob(`wake-${s.spaceId}-${s.inboxId}-${later}`);
+  t.ok(wake, "the inbox's next departure has its wake-up again");
 });
