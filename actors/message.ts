@@ -11,11 +11,13 @@ import { planOf } from '../src/config.js';
 import { requireMasterKey } from '../src/crypto.js';
 import { MailboxError } from '../src/errors.js';
 import { plannedIntervals } from '../src/sending/plan.js';
+import { sendRefusal } from '../src/mail/filters.js';
 import { nextParisMidnight, parisDay } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
 import { wakeInbox } from '../src/redis/queues.js';
 import { readClaim } from './claims.js';
 import { deadAddress } from './dead-addresses.js';
+import { readFilters } from './filter.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
@@ -91,12 +93,17 @@ export async function sendingFacts(rt: Runtime, access: Access, inboxId: string,
   requireMasterKey(rt.config);
   const own = access.key.inbox_ids;
   if (own && !own.includes(inboxId)) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
-  const [inbox, dead, claim] = await Promise.all([
+  const [inbox, dead, claim, filters] = await Promise.all([
     readInbox(rt, access.space.id, inboxId),
     deadAddress(rt, to),
     readClaim<AddressClaim>(rt, globalKeys.address(to)),
+    readFilters(rt, access.space.id),
   ]);
   if (!inbox || inbox.status === 'deleted') throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
+  // Judged here, before the script: a filter added while a send is under way may let that one send
+  // pass, as if it had come a moment earlier; nothing else depends on it (docs/tools.md, "Filters").
+  const refusal = sendRefusal(filters, inboxId, to);
+  if (refusal) throw new MailboxError('recipient_not_allowed', { filter_id: refusal.id });
   const ownInbox = claim?.value.space_id === access.space.id && claim.value.state === 'active';
   return { inbox, dead: dead !== null, ownInbox };
 }

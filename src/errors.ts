@@ -64,6 +64,7 @@ const TABLE = {
   own_access: { status: 409, message: () => 'Un accès ne peut pas se révoquer lui-même. Utilisez une autre clé.' },
   public_mail_domain: { status: 422, message: () => "Un domaine de messagerie publique ne peut pas être enregistré. Utilisez un domaine qui vous appartient." },
   domain_taken: { status: 409, message: () => 'Un autre espace a déjà prouvé la propriété de ce domaine. Contactez le support si le domaine est à vous.' },
+  filter_limit: { status: 409, message: (d) => `L'espace a déjà ${typeof d.max === 'number' ? d.max : 'le maximum de'} filtres. Retirez-en un inutile avec remove_filter.` },
   domain_limit: { status: 409, message: () => "L'espace a déjà cinq domaines. Retirez-en un avec remove_domain." },
   domain_exists: { status: 409, message: () => 'Ce domaine est déjà enregistré pour cet espace. Vérifiez-le avec verify_domain.' },
   dns_unavailable: { status: 503, message: (d) => `La résolution DNS a échoué ; rien n'a été vérifié ni changé.${wait(d)}` },

@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   contact: 'ctc',
   workspace: 'wsi',
   suppression: 'sup',
+  filter: 'flt',
   journal: 'log',
 } as const;
 

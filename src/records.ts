@@ -145,9 +145,29 @@ export const SuppressionSchema = Exact({
   note: Nullable(Type.String({ description: "motif donné à add_suppression, sinon null" })),
 });
 
+/** A filter (decisions.md 14; rules in src/mail/filters.ts). */
+export const FilterSchema = Exact({
+  id: Id('filter'),
+  inbox_id: Nullable(Id('inbox', "boîte du filtre ; null : tout l'espace")),
+  direction: Type.Union([Type.Literal('receive'), Type.Literal('send')], { description: 'receive : courrier reçu ; send : envois' }),
+  action: Type.Union([Type.Literal('allow'), Type.Literal('block')], { description: "block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent" }),
+  value: Type.String({ description: 'adresse, domaine (exemple.fr) ou domaine et sous-domaines (.exemple.fr), en minuscules et punycode' }),
+  created_at: IsoDate,
+  created_by: Id('key', 'clé qui a ajouté le filtre'),
+});
+
+/** How many filters of each kind apply (inbox_status, get_settings; src/mail/filters.ts filterCounts). */
+export const FilterCountsSchema = Exact({
+  receive_allow: Type.Integer({ description: "allow en réception : s'il y en a, seuls les expéditeurs authentifiés autorisés passent" }),
+  receive_block: Type.Integer(),
+  send_allow: Type.Integer({ description: "allow en envoi : s'il y en a, seuls les destinataires autorisés sont permis" }),
+  send_block: Type.Integer(),
+});
+
 export type KeyView = Static<typeof KeySchema>;
 export type InboxView = Static<typeof InboxSchema>;
 export type DomainView = Static<typeof DomainSchema>;
 export type MessageView = Static<typeof MessageSchema>;
 export type ThreadView = Static<typeof ThreadSchema>;
 export type SuppressionView = Static<typeof SuppressionSchema>;
+export type FilterView = Static<typeof FilterSchema>;

@@ -50,6 +50,22 @@ export function maskEmail(email: string | null): string | null {
 
 export const quote = (text: string): string => `« ${text} »`;
 
+/** "bloque la réception de « x » (tout l'espace)": a filter (or its journal line's data) in words. */
+export const filterPhrase = (f: { action?: unknown; direction?: unknown; value?: unknown; inbox_id?: unknown }): string =>
+  `${f.action === 'allow' ? 'autorise' : 'bloque'} ${f.direction === 'send' ? "l'envoi vers" : 'la réception de'} ${quote(String(f.value))}` +
+  (f.inbox_id ? ` (boîte ${f.inbox_id})` : " (tout l'espace)");
+
+/** " Filtres : ..." for inbox_status and get_settings; nothing when no filter applies. */
+export function filterCountsText(c: { receive_allow: number; receive_block: number; send_allow: number; send_block: number }): string {
+  const parts = [
+    c.receive_allow ? `réception réservée à ${c.receive_allow} autorisation${c.receive_allow > 1 ? 's' : ''}` : '',
+    c.receive_block ? `${c.receive_block} blocage${c.receive_block > 1 ? 's' : ''} en réception` : '',
+    c.send_allow ? `envois réservés à ${c.send_allow} autorisation${c.send_allow > 1 ? 's' : ''}` : '',
+    c.send_block ? `${c.send_block} blocage${c.send_block > 1 ? 's' : ''} en envoi` : '',
+  ].filter(Boolean);
+  return parts.length ? ` Filtres : ${parts.join(', ')} (list_filters).` : '';
+}
+
 /** Who wrote a received message: its From address, or null when it gave none usable. */
 const sender = (from: unknown): string => (from ? `de ${quote(String(from))}` : "sans adresse d'expéditeur");
 
@@ -93,6 +109,9 @@ const JOURNAL_TEXTS = {
   'contact.unsubscribed': (d) => `Désabonnement de ${quote(String(d.address))}`,
   'suppression.added': (d) => `Blocage de ${quote(String(d.value))}${d.note ? ` : ${quote(String(d.note))}` : ''}`,
   'suppression.removed': (d) => `Levée du blocage de ${quote(String(d.value))}`,
+  'filter.added': (d) => `Ajout du filtre ${d.filter_id}, qui ${filterPhrase(d)}`,
+  'filter.removed': (d) => `Retrait du filtre ${d.filter_id}, qui ${filterPhrase(d)}`,
+  'message.filtered': (d) => `Refus d'un message de ${quote(String(d.from || d.envelope_from || 'expéditeur inconnu'))} par le filtre ${d.filter_id}`,
   'code.sent': (d) => `Envoi d'un code ${d.purpose === 'close' ? "de fermeture de l'espace" : 'de vérification'} à ${d.to}`,
   'billing.checkout': (d) => `Ouverture d'une page de paiement pour l'offre ${quote(String(d.plan))}`,
   'space.verified': (d) => `Vérification de l'espace ; humain rattaché : ${d.human}`,

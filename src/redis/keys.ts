@@ -94,6 +94,8 @@ function keysOf(spaceId: string) {
     suppressions: `${tag}:suppressions`,
     /** sorted set (score 0, lex): "<entry id> <value>", newest last, for list_suppressions. */
     suppressionIndex: `${tag}:suppressions:idx`,
+    /** hash: filter id (`flt_...`) -> filter JSON (add_filter; src/mail/filters.ts judges sends and receptions with them). */
+    filters: `${tag}:filters`,
     /**
      * stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). Entry ids
      * follow the injected clock (lua/includes/appendEvent.lua); consumer group `webhooks` once declared.

@@ -6,12 +6,14 @@
  * without a socket (test/inbound/stages.test.ts).
  */
 import type { Readable } from 'node:stream';
-import { receiveInbound } from '../../actors/inbound.js';
+import { journalFiltered, readFilters } from '../../actors/filter.js';
+import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
 import { retireClaimOfDeleted } from '../../actors/inbox.js';
 import { recordBounce, recordComplaint } from '../../actors/reports.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import type { MessageLimits, SessionLimits } from '../config.js';
 import { MailboxError } from '../errors.js';
+import { fromAuthenticated, receiveRefusal } from '../mail/filters.js';
 import type { Runtime } from '../runtime.js';
 import type { Breach } from './bounds.js';
 import { ACCEPT, CONTINUE, reject, tempfail, type Verdict } from './chain.js';
@@ -136,27 +138,45 @@ async function deliverReport(rt: Runtime, route: Extract<Route, { kind: 'report'
   // Anything else sent to a return path (an auto-reply, a person answering the bounce address) is dropped.
 }
 
-/** Delivers to one recipient's route; false when its target was erased since RCPT. */
-async function deliver(rt: Runtime, route: Route, parsed: Parsed): Promise<boolean> {
+/**
+ * The filter that refuses this message for an inbox, or null (src/mail/filters.ts). A refusal is
+ * journaled for the inbox; nothing is stored and no event is written.
+ */
+async function filtered(rt: Runtime, route: Extract<Route, { kind: 'inbox' }>, mail: InboundMail, envelope: string): Promise<boolean> {
+  const filters = await readFilters(rt, route.space_id);
+  if (!filters.length) return false;
+  const sender = { from: mail.from, envelope, authenticated: fromAuthenticated(mail.auth_results, mail.from, envelope) };
+  const refusal = receiveRefusal(filters, route.inbox_id, sender);
+  if (refusal) await journalFiltered(rt, route.space_id, route.inbox_id, { from: mail.from, envelope_from: envelope, subject: mail.subject }, refusal);
+  return refusal !== null;
+}
+
+type Outcome = 'delivered' | 'gone' | 'filtered';
+
+/** Delivers to one recipient's route: `gone` when its target was erased since RCPT, `filtered` when a filter refused it. */
+async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: string): Promise<Outcome> {
   try {
-    if (route.kind === 'inbox') await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
-    else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
+    if (route.kind === 'inbox') {
+      if (await filtered(rt, route, parsed.mail, envelope)) return 'filtered';
+      await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
+    } else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
-    return true;
+    return 'delivered';
   } catch (error) {
     if (!gone(error)) throw error;
     if (route.kind === 'inbox') await retireClaimOfDeleted(rt, route.space_id, route.inbox_id);
-    return false;
+    return 'gone';
   }
 }
 
 /**
  * DATA: stores the message for each recipient's route. Every recipient erased between RCPT and DATA
- * (a deleted inbox, a closed space): the sender learns it, as at RCPT. With one of several erased,
- * the message is taken for the others.
+ * (a deleted inbox, a closed space): the sender learns it, as at RCPT; every one refused by a filter
+ * (none erased): 550 5.7.1. With one of several erased or filtered, the message is taken for the others.
  */
 export async function storeMessage(ctx: DataContext): Promise<Verdict> {
-  let delivered = 0;
-  for (const route of ctx.routes) if (await deliver(ctx.rt, route, ctx.parsed!)) delivered++;
-  return delivered ? ACCEPT : unknownAddress();
+  const outcomes: Outcome[] = [];
+  for (const route of ctx.routes) outcomes.push(await deliver(ctx.rt, route, ctx.parsed!, ctx.facts.mailFrom));
+  if (outcomes.includes('delivered')) return ACCEPT;
+  return outcomes.includes('filtered') ? reject('5.7.1 Message refusé par le destinataire / rejected by recipient policy', 550) : unknownAddress();
 }

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_FILTERS, readFilters, visibleFilters } from '../../actors/filter.js';
 import { keySentOn } from '../../actors/space.js';
+import { filterCounts } from '../mail/filters.js';
 import { describeSendWindow } from '../sending/window.js';
-import { maskEmail, parisDay, permissionList, quote } from '../texts.js';
+import { filterCountsText, maskEmail, parisDay, permissionList, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Id, Input, Nullable, Output, PermissionSchema } from './schemas.js';
+import { FilterCountsSchema, Id, Input, Nullable, Output, PermissionSchema } from './schemas.js';
 
 export default defineTool({
   name: 'get_settings',
@@ -39,6 +41,11 @@ export default defineTool({
       webhooks_declared_per_24h: Type.Integer(),
       list_events_max: Type.Integer(),
     }),
+    filters: Output({
+      space_wide: FilterCountsSchema,
+      total: Type.Integer({ description: "filtres de l'espace que cette clé voit (ceux de ses boîtes et ceux de tout l'espace)" }),
+      max: Type.Integer({ description: "filtres au plus par espace" }),
+    }),
     mcp_url: Type.String(),
   }),
   permission: 'any',
@@ -46,7 +53,8 @@ export default defineTool({
   effect: 'read-only',
   async handler({ rt, access }) {
     const { space, key } = access;
-    const sent = await keySentOn(rt, space.id, key.id, parisDay(rt.clock.now()));
+    const [sent, filters] = await Promise.all([keySentOn(rt, space.id, key.id, parisDay(rt.clock.now())), readFilters(rt, space.id)]);
+    const seen = visibleFilters(access, filters);
     return {
       space: {
         id: space.id,
@@ -68,10 +76,12 @@ export default defineTool({
         sent_today: sent,
       },
       limits: { ...rt.config.limits },
+      filters: { space_wide: filterCounts(seen.filter((f) => f.inbox_id === null)), total: seen.length, max: MAX_FILTERS },
       mcp_url: `${rt.config.baseUrl}/mcp`,
     };
   },
   text: (out) =>
     `Espace ${quote(out.space.name)} (${out.space.verified ? 'vérifié' : 'non vérifié'}, ${out.space.plan === 'none' ? 'sans offre' : `offre ${out.space.plan}`}). ` +
-    `Clé ${quote(out.key.name)} : ${permissionList(out.key.permissions)}. Envois ${out.space.send_window}.`,
+    `Clé ${quote(out.key.name)} : ${permissionList(out.key.permissions)}. Envois ${out.space.send_window}.` +
+    filterCountsText(out.filters.space_wide),
 });

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { BREAKER, breakerFigures } from '../../actors/breaker.js';
+import { readFilters } from '../../actors/filter.js';
 import { visibleInbox } from '../../actors/inbox.js';
+import { filterCounts, ofInbox } from '../mail/filters.js';
 import { liveInboxView } from '../../actors/records.js';
-import { quote } from '../texts.js';
+import { filterCountsText, quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Id, InboxSchema, Input, Output } from './schemas.js';
+import { FilterCountsSchema, Id, InboxSchema, Input, Output } from './schemas.js';
 
 
 const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 })} %`;
@@ -31,17 +33,23 @@ export default defineTool({
       complaint_rate_limit: Type.Number(),
       complaint_count_limit: Type.Integer(),
     }),
+    /** The filters that apply to the inbox (its own and the space's); list_filters details them. */
+    filters: FilterCountsSchema,
   }),
   permission: ['read'],
   verifiedRequired: false,
   effect: 'read-only',
   async handler({ rt, access }, input) {
     const inbox = await visibleInbox(rt, access, input.inbox_id, { live: false });
-    const { bounce_rate, complaint_rate, ...counts } = await breakerFigures(rt, access.space.id, inbox.id);
+    const [{ bounce_rate, complaint_rate, ...counts }, filters] = await Promise.all([
+      breakerFigures(rt, access.space.id, inbox.id),
+      readFilters(rt, access.space.id),
+    ]);
     return {
       inbox: await liveInboxView(rt, access.space.plan, access.space.id, inbox),
       counts,
       circuit_breaker: { ...BREAKER, bounce_rate, complaint_rate },
+      filters: filterCounts(ofInbox(filters, inbox.id)),
     };
   },
   text: (out) => {
@@ -51,7 +59,8 @@ export default defineTool({
     return (
       `Boîte ${quote(inbox.address)} ${state}. Aujourd'hui : ${inbox.quota.sent_today} envoyés sur ${inbox.quota.daily_quota} ` +
       `(semaine ${inbox.warmup.week} de montée en charge). Sur ${cb.window_days} jours : ${counts.sent_7d} envois, rebonds ` +
-      `${percent(cb.bounce_rate)} (seuil ${percent(cb.bounce_rate_limit)}), plaintes ${percent(cb.complaint_rate)} (seuil ${percent(cb.complaint_rate_limit)}).`
+      `${percent(cb.bounce_rate)} (seuil ${percent(cb.bounce_rate_limit)}), plaintes ${percent(cb.complaint_rate)} (seuil ${percent(cb.complaint_rate_limit)}).` +
+      filterCountsText(out.filters)
     );
   },
 });

@@ -33,6 +33,9 @@ import subscribe from './subscribe.js';
 import list_suppressions from './list_suppressions.js';
 import add_suppression from './add_suppression.js';
 import remove_suppression from './remove_suppression.js';
+import add_filter from './add_filter.js';
+import list_filters from './list_filters.js';
+import remove_filter from './remove_filter.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
@@ -43,6 +46,7 @@ export const TOOLS: readonly Tool[] = [
   set_webhook, event_feed,
   attach_human, verify, close_space, billing_status, subscribe,
   list_suppressions, add_suppression, remove_suppression,
+  add_filter, list_filters, remove_filter,
   list_threads, get_thread, classify_thread,
 ] as unknown as Tool[];
 

@@ -131,6 +131,13 @@ export const EXAMPLES: Record<string, Example> = {
     await succeed(svc, apiKey, 'add_suppression', { value });
     return { value };
   },
+  // Receive blocks of made-up domains: no other example sends from them.
+  add_filter: async (ctx) => ({ inbox_id: await someInbox(ctx, 'active'), direction: 'receive', action: 'block', value: '.bloque.test' }),
+  list_filters: async () => ({}),
+  remove_filter: async ({ svc, apiKey }) => {
+    const { filter } = await succeed(svc, apiKey, 'add_filter', { direction: 'receive', action: 'block', value: `${unique('retire')}.test` });
+    return { filter_id: (filter as { id: string }).id };
+  },
 };
 
 let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;

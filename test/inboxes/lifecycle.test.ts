@@ -80,7 +80,8 @@ t.test('inbox_status: the inbox, its counts and the circuit breaker; not_found o
   const box = await inbox(apiKey);
   const res = await svc.call(apiKey, 'inbox_status', { inbox_id: box.id });
   t.equal(res.status, 200);
-  t.same(Object.keys(res.body).sort(), ['circuit_breaker', 'counts', 'inbox']);
+  t.same(Object.keys(res.body).sort(), ['circuit_breaker', 'counts', 'filters', 'inbox']);
+  t.same(res.body.filters, { receive_allow: 0, receive_block: 0, send_allow: 0, send_block: 0 });
   t.equal(res.body.inbox.id, box.id);
   t.same(res.body.counts, { sent_7d: 0, bounced_7d: 0, complaints_7d: 0 });
   t.same(res.body.circuit_breaker, {

@@ -1,0 +1,20 @@
+--[[
+  Removes a filter of the space (remove_filter). The caller read it and checked that its key may
+  change it; here it must still be there.
+  KEYS[1] filters       hash filter id -> filter JSON
+  KEYS[2] journal       hash line id -> line JSON
+  KEYS[3] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] filter id
+  ARGV[2] journal line id
+  ARGV[3] journal line JSON (filter.removed)
+  ARGV[4] journal refs JSON array
+  Returns {"ok":true} | {"error":"not_found"}.
+  Events: none; journal line filter.removed.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[2], ARGV[2]) then return cjson.encode({ ok = true }) end
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return refuse('not_found') end
+appendJournal(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
+return cjson.encode({ ok = true })

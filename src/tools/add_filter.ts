@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { addFilter } from '../../actors/filter.js';
+import { visibleInbox } from '../../actors/inbox.js';
+import { filterValue } from '../mail/filters.js';
+import { filterPhrase } from '../texts.js';
+import { defineTool } from './registry.js';
+import { FilterSchema, Id, Input, Output } from './schemas.js';
+
+export default defineTool({
+  name: 'add_filter',
+  description:
+    "Ajoute un filtre à une boîte (inbox_id) ou à tout l'espace (sans inbox_id). direction receive : courrier reçu ; send : envois. " +
+    "action block : le correspondant est refusé ; allow : dès qu'un allow existe pour la boîte ou l'espace, seuls les correspondants " +
+    "autorisés passent (en réception, seulement si le domaine de l'expéditeur est authentifié : DMARC, DKIM ou SPF alignés). " +
+    'value : une adresse, un domaine (exemple.fr) ou un domaine et ses sous-domaines (.exemple.fr). Au plus 1 000 filtres par espace. ' +
+    'Un filtre identique déjà en place est rendu tel quel. Se retire avec remove_filter.',
+  input: Input({
+    inbox_id: Type.Optional(Id('inbox', "boîte concernée ; absent : tout l'espace")),
+    direction: Type.Union([Type.Literal('receive'), Type.Literal('send')]),
+    action: Type.Union([Type.Literal('allow'), Type.Literal('block')]),
+    value: Type.String({ minLength: 1, maxLength: 254, description: 'adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris)' }),
+  }),
+  output: Output({
+    created: Type.Boolean({ description: 'false : le même filtre était déjà en place, il est rendu' }),
+    filter: FilterSchema,
+  }),
+  permission: ['manage_inboxes', 'approve'],
+  verifiedRequired: false,
+  effect: 'write',
+  async handler({ rt, access }, input) {
+    const value = filterValue(input.value);
+    const inboxId = input.inbox_id ? (await visibleInbox(rt, access, input.inbox_id, { live: true })).id : null;
+    return addFilter(rt, access, { inbox_id: inboxId, direction: input.direction, action: input.action, value });
+  },
+  text: (out) =>
+    out.created
+      ? `Filtre ${out.filter.id} ajouté : ${filterPhrase(out.filter)}. Retirez-le avec remove_filter si besoin.`
+      : `Ce filtre était déjà en place (${out.filter.id}) ; rien n'a changé.`,
+});
