@@ -621,6 +621,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/add_filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * add_filter
+         * @description Ajoute un filtre à une boîte (inbox_id) ou à tout l'espace (sans inbox_id). direction receive : courrier reçu ; send : envois. action block : le correspondant est refusé ; allow : dès qu'un allow existe pour la boîte ou l'espace, seuls les correspondants autorisés passent (en réception, seulement si le domaine de l'expéditeur est authentifié : DMARC, DKIM ou SPF alignés). value : une adresse, un domaine (exemple.fr) ou un domaine et ses sous-domaines (.exemple.fr). Au plus 1 000 filtres par espace. Un filtre identique déjà en place est rendu tel quel. Se retire avec remove_filter.
+         */
+        post: operations["add_filter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_filters
+         * @description Liste les filtres, du plus ancien au plus récent. Avec inbox_id : ceux de cette boîte et ceux de tout l'espace, c'est-à-dire tous ceux qui s'appliquent à elle. Une clé limitée à des boîtes voit ceux de ses boîtes et ceux de tout l'espace.
+         */
+        post: operations["list_filters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/remove_filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * remove_filter
+         * @description Retire un filtre (flt_...). Un filtre de tout l'espace ne se retire qu'avec une clé sans restriction de boîtes. Retirer le dernier allow d'une boîte rouvre la boîte à tous les correspondants non bloqués.
+         */
+        post: operations["remove_filter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/list_threads": {
         parameters: {
             query?: never;
@@ -688,7 +748,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "inbox_not_suspended";
+                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "filter_limit" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "inbox_not_suspended";
                 /** @description phrase en français, qui finit par ce qu’il faut faire */
                 message: string;
                 hint: Record<string, never> | null;
@@ -1115,6 +1175,20 @@ export interface operations {
                             keys_created_per_24h: number;
                             webhooks_declared_per_24h: number;
                             list_events_max: number;
+                        };
+                        filters: {
+                            space_wide: {
+                                /** @description allow en réception : s'il y en a, seuls les expéditeurs authentifiés autorisés passent */
+                                receive_allow: number;
+                                receive_block: number;
+                                /** @description allow en envoi : s'il y en a, seuls les destinataires autorisés sont permis */
+                                send_allow: number;
+                                send_block: number;
+                            };
+                            /** @description filtres de l'espace que cette clé voit (ceux de ses boîtes et ceux de tout l'espace) */
+                            total: number;
+                            /** @description filtres au plus par espace */
+                            max: number;
                         };
                         mcp_url: string;
                     };
@@ -1686,6 +1760,14 @@ export interface operations {
                             bounce_rate_limit: number;
                             complaint_rate_limit: number;
                             complaint_count_limit: number;
+                        };
+                        filters: {
+                            /** @description allow en réception : s'il y en a, seuls les expéditeurs authentifiés autorisés passent */
+                            receive_allow: number;
+                            receive_block: number;
+                            /** @description allow en envoi : s'il y en a, seuls les destinataires autorisés sont permis */
+                            send_allow: number;
+                            send_block: number;
                         };
                     };
                 };
@@ -2738,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, test_recipient_not_allowed, secret_in_message */
+            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, test_recipient_not_allowed, secret_in_message, recipient_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,7 +3054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, secret_in_message */
+            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, secret_in_message, recipient_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3442,7 +3524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : recipient_suppressed */
+            /** @description Refus : recipient_suppressed, recipient_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4842,6 +4924,366 @@ export interface operations {
             };
             /** @description Refus : suppression_locked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    add_filter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description boîte concernée ; absent : tout l'espace */
+                    inbox_id?: string;
+                    direction: "receive" | "send";
+                    action: "allow" | "block";
+                    /** @description adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris) */
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false : le même filtre était déjà en place, il est rendu */
+                        created: boolean;
+                        filter: {
+                            /** @description identifiant flt_... */
+                            id: string;
+                            inbox_id: string | null;
+                            /** @description receive : courrier reçu ; send : envois */
+                            direction: "receive" | "send";
+                            /** @description block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent */
+                            action: "allow" | "block";
+                            /** @description adresse, domaine (exemple.fr) ou domaine et sous-domaines (.exemple.fr), en minuscules et punycode */
+                            value: string;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            /** @description clé qui a ajouté le filtre */
+                            created_by: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : filter_limit */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_filters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant inb_... */
+                    inbox_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description identifiant flt_... */
+                            id: string;
+                            inbox_id: string | null;
+                            /** @description receive : courrier reçu ; send : envois */
+                            direction: "receive" | "send";
+                            /** @description block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent */
+                            action: "allow" | "block";
+                            /** @description adresse, domaine (exemple.fr) ou domaine et sous-domaines (.exemple.fr), en minuscules et punycode */
+                            value: string;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            /** @description clé qui a ajouté le filtre */
+                            created_by: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remove_filter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant flt_... */
+                    filter_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: {
+                            /** @description identifiant flt_... */
+                            id: string;
+                            inbox_id: string | null;
+                            /** @description receive : courrier reçu ; send : envois */
+                            direction: "receive" | "send";
+                            /** @description block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent */
+                            action: "allow" | "block";
+                            /** @description adresse, domaine (exemple.fr) ou domaine et sous-domaines (.exemple.fr), en minuscules et punycode */
+                            value: string;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            /** @description clé qui a ajouté le filtre */
+                            created_by: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -40,18 +40,18 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   send_email: [
     'payment_required', 'not_found', 'duplicate_recipient', 'idempotency_conflict', 'inbox_suspended', 'domain_not_verified',
     'domain_suspended', 'own_domain_required', 'recipient_suppressed', 'unresolved_placeholder', 'test_recipient_not_allowed',
-    'secret_in_message', 'key_daily_cap', 'queue_full', 'encryption_unavailable',
+    'secret_in_message', 'key_daily_cap', 'queue_full', 'encryption_unavailable', 'recipient_not_allowed',
   ],
   reply_to_thread: [
     'payment_required', 'not_found', 'idempotency_conflict', 'inbox_suspended', 'domain_not_verified', 'domain_suspended',
     'own_domain_required', 'recipient_suppressed', 'unresolved_placeholder', 'secret_in_message', 'key_daily_cap', 'queue_full',
-    'thread_loop_guard', 'encryption_unavailable',
+    'thread_loop_guard', 'encryption_unavailable', 'recipient_not_allowed',
   ],
   get_message: ['not_found'],
   cancel_message: ['not_found', 'not_cancellable'],
   approve_message: [
     'payment_required', 'not_found', 'not_draft', 'revision_mismatch', 'inbox_suspended', 'domain_not_verified', 'domain_suspended',
-    'recipient_suppressed', 'queue_full', 'encryption_unavailable',
+    'recipient_suppressed', 'queue_full', 'encryption_unavailable', 'recipient_not_allowed',
   ],
   list_drafts: ['not_found'],
   update_draft: ['not_found', 'not_draft', 'unresolved_placeholder', 'secret_in_message'],
@@ -72,6 +72,10 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   list_suppressions: [],
   add_suppression: [],
   remove_suppression: ['not_found', 'suppression_locked'],
+
+  add_filter: ['not_found', 'filter_limit'],
+  list_filters: ['not_found'],
+  remove_filter: ['not_found'],
 };
 
 /** Every code a call of `tool` can answer: common, then `space_unverified` when it needs a verified space, then its own. */
