@@ -46,6 +46,8 @@ export interface Config {
   spacingSeconds: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
+  /** Plain http:// webhooks to localhost: only `mailbox serve --dev` turns it on (src/cli/dev.ts), never the environment. */
+  webhookAllowHttpLocalhost: boolean;
   /** Waits before each retry of a failed webhook delivery (ms); one more failure gives up. */
   webhookRetryScheduleMs: number[];
   /** A delivery answered 2xx within this time succeeds. */
@@ -349,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+    webhookAllowHttpLocalhost: false,
     ...webhookDelivery(env),
     logLevel: logLevel(env.LOG_LEVEL),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
