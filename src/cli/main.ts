@@ -60,12 +60,17 @@ async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalR
 }
 
 /**
- * Embedded mode (no REDIS_URL nor cluster) without MAILBOX_MASTER_KEY: a key kept in
+ * Without MAILBOX_MASTER_KEY: the key kept in MAILBOX_MASTER_KEY_FILE, made there once (docker-compose.yml
+ * keeps it in the data volume), or in embedded mode (no REDIS_URL nor cluster) in
  * <MAILBOX_DATA_DIR>/master.key, so unsubscribe links are signed and DKIM keys sealed out of the box.
- * A deployment with its own Redis sets MAILBOX_MASTER_KEY: its processes must share one key.
+ * Any other deployment sets one of the two: its processes must share one key.
  */
-const withEmbeddedMasterKey = (config: Config): Config =>
-  config.masterKey || config.redisUrl || config.redisClusterNodes ? config : { ...config, masterKey: masterKeyFile(join(config.dataDir, 'master.key')) };
+export function withMasterKey(config: Config, env: CliIo['env']): Config {
+  if (config.masterKey) return config;
+  const embedded = !config.redisUrl && !config.redisClusterNodes;
+  const file = env.MAILBOX_MASTER_KEY_FILE || (embedded ? join(config.dataDir, 'master.key') : null);
+  return file ? { ...config, masterKey: masterKeyFile(file) } : config;
+}
 
 /** Where a client on this machine reaches a server listening on `host`. */
 const reachable = (host: string): string => (['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host);
@@ -86,7 +91,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     io.err(refusal);
     return 2;
   }
-  const config = withEmbeddedMasterKey(values.dev ? devConfig(loaded) : loaded);
+  const config = withMasterKey(values.dev ? devConfig(loaded) : loaded, io.env);
   const { rt, local } = await openRuntime(config);
   warnAtStart(config, rt.log);
   const http = role === 'all' || role === 'http' ? await startHttp(rt, { port: config.port, host: config.host }) : null;
