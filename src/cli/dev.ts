@@ -7,10 +7,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createOperatorKey, createSpace } from '../../actors/space.js';
+import { createOperatorKey, createSpace, listKeys } from '../../actors/space.js';
 import { iso } from '../clock.js';
 import type { Config } from '../config.js';
-import { MailboxError } from '../errors.js';
 import { PERMISSIONS } from '../records.js';
 import type { Runtime } from '../runtime.js';
 import { parseSendWindow } from '../sending/window.js';
@@ -50,20 +49,12 @@ interface DevState {
 
 const stateFile = (config: Config): string => join(config.dataDir, 'dev-space.json');
 
+const writeState = (config: Config, spaceId: string, now: number): void =>
+  writeFileSync(stateFile(config), JSON.stringify({ space_id: spaceId, key_printed_at: iso(now) } satisfies DevState) + '\n');
+
 function readState(config: Config): DevState | null {
   const file = stateFile(config);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevState) : null;
-}
-
-/** A fresh key for the kept dev space, or null when that space is gone (its Redis data was removed). */
-async function newKeyFor(rt: Runtime, spaceId: string): Promise<string | null> {
-  const spec = { name: `dev ${iso(rt.clock.now())}`, permissions: [...PERMISSIONS], inbox_ids: null, daily_cap: null };
-  try {
-    return (await createOperatorKey(rt, spaceId, spec)).api_key;
-  } catch (error) {
-    if (error instanceof MailboxError && error.code === 'unauthorized') return null;
-    throw error;
-  }
 }
 
 export interface Endpoints {
@@ -80,23 +71,24 @@ export interface Endpoints {
 export async function announceDevSpace(rt: Runtime, endpoints: Endpoints, newKey: boolean, out: (line: string) => void): Promise<void> {
   const config = rt.config;
   const kept = readState(config);
-  let spaceId = kept?.space_id ?? null;
-  let apiKey: string | null = null;
-  let note = '';
-  if (spaceId && newKey) {
-    apiKey = await newKeyFor(rt, spaceId);
-    if (apiKey) note = 'A new key for the dev space (its former keys still work):';
-    else spaceId = null;
-  }
-  if (!spaceId) {
+  // A kept id whose space is gone (its Redis data removed) counts as none: a new dev space is made.
+  const spaceId = kept && (await listKeys(rt, kept.space_id)).length ? kept.space_id : null;
+  out(banner(config));
+  if (spaceId && !newKey) return out(keptSpaceNote(config, endpoints, spaceId, kept!.key_printed_at));
+  let apiKey: string;
+  let note: string;
+  if (spaceId) {
+    const spec = { name: `dev ${iso(rt.clock.now())}`, permissions: [...PERMISSIONS], inbox_ids: null, daily_cap: null };
+    apiKey = (await createOperatorKey(rt, spaceId, spec)).api_key;
+    note = 'A new key for the dev space (its former keys still work):';
+    writeState(config, spaceId, rt.clock.now());
+  } else {
     const created = await createSpace(rt, { human: DEV_HUMAN, name: 'dev', plan: DEV_PLAN, verified: true });
-    spaceId = created.space_id;
     apiKey = created.api_key;
     note = `A dev space, verified, on the ${DEV_PLAN} plan, human ${DEV_HUMAN}. Its key, shown this once (only its hash is kept):`;
+    writeState(config, created.space_id, rt.clock.now());
   }
-  if (apiKey) writeFileSync(stateFile(config), JSON.stringify({ space_id: spaceId, key_printed_at: iso(rt.clock.now()) }) + '\n');
-  out(banner(config));
-  out(apiKey ? `${note}\n\n${readyCommands(config, endpoints, apiKey)}` : keptSpaceNote(config, endpoints, spaceId, kept!.key_printed_at));
+  out(`${note}\n\n${readyCommands(config, endpoints, apiKey)}`);
 }
 
 function banner(config: Config): string {
