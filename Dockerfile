@@ -1,5 +1,6 @@
 # Mailbox (`mailbox serve`: the HTTP + MCP front end on 8080, inbound SMTP on 2525, the workers).
-# The image holds no redis-server: give it REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does).
+# The image holds no redis-server: give it REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does),
+# and MAILBOX_MASTER_KEY or MAILBOX_MASTER_KEY_FILE (the master key, made once in that file).
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -21,7 +22,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY lua ./lua
-# Writable data directory (MAILBOX_DATA_DIR=var) for the user the service runs as.
+# Writable data directory (MAILBOX_DATA_DIR=var: outbox, master key) for the user the service runs as;
+# a named volume mounted there (docker-compose.yml) starts with this owner.
 RUN mkdir -p var && chown node:node var
 USER node
 EXPOSE 8080 2525

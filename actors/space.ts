@@ -169,11 +169,20 @@ export interface KeySpec {
   daily_cap: number | null;
 }
 
-export async function createKey(rt: Runtime, access: Access, spec: KeySpec): Promise<{ api_key: string; key: KeyView }> {
-  const spaceId = access.space.id;
+export const createKey = (rt: Runtime, access: Access, spec: KeySpec): Promise<{ api_key: string; key: KeyView }> =>
+  insertKey(rt, access.space.id, spec, access.key.id, actorOf(access));
+
+/**
+ * A key the operator gives a space (`mailbox serve --dev` when the dev space's key is lost), journaled
+ * with the service as actor; `unauthorized` when the space is gone.
+ */
+export const createOperatorKey = (rt: Runtime, spaceId: string, spec: KeySpec): Promise<{ api_key: string; key: KeyView }> =>
+  insertKey(rt, spaceId, spec, null, SERVICE_ACTOR);
+
+async function insertKey(rt: Runtime, spaceId: string, spec: KeySpec, createdBy: string | null, actor: Actor): Promise<{ api_key: string; key: KeyView }> {
   const keys = spaceKeys(spaceId);
-  const { key, secret } = mintKey(rt, spaceId, { ...spec, kind: 'key', created_by: access.key.id });
-  const line = prepareLine(rt, 'key.created', actorOf(access), {}, {
+  const { key, secret } = mintKey(rt, spaceId, { ...spec, kind: 'key', created_by: createdBy });
+  const line = prepareLine(rt, 'key.created', actor, {}, {
     key_id: key.id,
     name: key.name,
     permissions: key.permissions,

@@ -50,6 +50,8 @@ export interface Config {
   deliveryLeaseMs: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
+  /** Plain http:// webhooks to localhost: only `mailbox serve --dev` turns it on (src/cli/dev.ts), never the environment. */
+  webhookAllowHttpLocalhost: boolean;
   /** Waits before each retry of a failed webhook delivery (ms); one more failure gives up. */
   webhookRetryScheduleMs: number[];
   /** A delivery answered 2xx within this time succeeds. */
@@ -377,6 +379,7 @@ export function loadConfig(env: Env = process.env): Config {
     deliveryLeaseMs: deliveryLease(env),
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+    webhookAllowHttpLocalhost: false,
     ...webhookDelivery(env),
     logLevel: logLevel(env.LOG_LEVEL),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),

@@ -1,6 +1,7 @@
 /**
- * `mailbox serve [--role all|http|smtp|worker]` runs the service; `mailbox admin ...` is the operator's CLI
- * (decisions.md 8). Both read the same environment.
+ * `mailbox serve [--role all|http|smtp|worker]` runs the service (`--dev`: the development mode,
+ * src/cli/dev.ts); `mailbox admin ...` is the operator's CLI (decisions.md 8), reading the same
+ * environment; `mailbox call` and `mailbox tail` are the user's, over HTTP (src/cli/user.ts).
  */
 import { isAddress } from '../sending/validate.js';
 import { parseArgs } from 'node:util';
@@ -24,15 +25,23 @@ import { startSmtp } from '../smtp/server.js';
 import { startLocalRedis, type LocalRedis } from '../redis/local.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { composeRuntime } from './compose.js';
+import { announceDevSpace, devConfig, devRefusal } from './dev.js';
+import { warnAtStart } from './start-checks.js';
+import { callCommand, tailCommand } from './user.js';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Ends a command that runs until interrupted (`tail`); the process's signals do otherwise. */
+  signal?: AbortSignal;
 }
 
 const USAGE = `usage:
   mailbox serve [--role all|http|smtp|worker]
+  mailbox serve --dev [--new-key]      development mode: a dev space, ready commands, mail in var/outbox
+  mailbox call <tool> [json]           POST /v1/<tool> to MAILBOX_URL with MAILBOX_KEY, prints the answer
+  mailbox tail [--after <cursor>]      follows event_feed, one event per line
   mailbox admin create-space --human <email> [--name <name>] [--plan <plan>] [--verified] [--managed]
   mailbox admin resume-inbox <inbox_id> --space <space_id>
   mailbox admin resume-inbox <address>
@@ -51,22 +60,40 @@ async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalR
 }
 
 /**
- * Embedded mode (no REDIS_URL nor cluster) without MAILBOX_MASTER_KEY: a key kept in
+ * Without MAILBOX_MASTER_KEY: the key kept in MAILBOX_MASTER_KEY_FILE, made there once (docker-compose.yml
+ * keeps it in the data volume), or in embedded mode (no REDIS_URL nor cluster) in
  * <MAILBOX_DATA_DIR>/master.key, so unsubscribe links are signed and DKIM keys sealed out of the box.
- * A deployment with its own Redis sets MAILBOX_MASTER_KEY: its processes must share one key.
+ * Any other deployment sets one of the two: its processes must share one key.
  */
-const withEmbeddedMasterKey = (config: Config): Config =>
-  config.masterKey || config.redisUrl || config.redisClusterNodes ? config : { ...config, masterKey: masterKeyFile(join(config.dataDir, 'master.key')) };
+export function withMasterKey(config: Config, env: CliIo['env']): Config {
+  if (config.masterKey) return config;
+  const embedded = !config.redisUrl && !config.redisClusterNodes;
+  const file = env.MAILBOX_MASTER_KEY_FILE || (embedded ? join(config.dataDir, 'master.key') : null);
+  return file ? { ...config, masterKey: masterKeyFile(file) } : config;
+}
+
+/** Where a client on this machine reaches a server listening on `host`. */
+const reachable = (host: string): string => (['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host);
 
 async function serve(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
+  const { values } = parseArgs({
+    args,
+    options: { role: { type: 'string', default: 'all' }, dev: { type: 'boolean', default: false }, 'new-key': { type: 'boolean', default: false } },
+  });
   const role = ROLES.find((r) => r === values.role);
-  if (!role) {
-    io.err(`unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`);
+  if (!role || (values.dev && role !== 'all') || (values['new-key'] && !values.dev)) {
+    io.err(role ? '--dev runs every role in one process, and --new-key goes with --dev' : `unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`);
     return 2;
   }
-  const config = withEmbeddedMasterKey(loadConfig(io.env));
+  const loaded = loadConfig(io.env);
+  const refusal = values.dev ? devRefusal(loaded) : null;
+  if (refusal) {
+    io.err(refusal);
+    return 2;
+  }
+  const config = withMasterKey(values.dev ? devConfig(loaded) : loaded, io.env);
   const { rt, local } = await openRuntime(config);
+  warnAtStart(config, rt.log);
   const http = role === 'all' || role === 'http' ? await startHttp(rt, { port: config.port, host: config.host }) : null;
   const smtp = role === 'all' || role === 'smtp' ? await startSmtp(rt, { port: config.smtpPort, host: config.smtpHost }) : null;
   const workers = role === 'all' || role === 'worker' ? [startDomainWorker(rt), startSendWorker(rt), startEraseWorker(rt)] : [];
@@ -78,6 +105,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     smtp: smtp ? `${config.smtpHost}:${smtp.port}` : null,
     redis: local ? local.url : 'external',
   });
+  if (values.dev) {
+    const endpoints = { http: `http://${reachable(config.host)}:${http!.port}`, smtp: `${reachable(config.smtpHost)}:${smtp!.port}` };
+    await announceDevSpace(rt, endpoints, values['new-key'], io.out);
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -242,6 +273,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (command === 'serve') return await serve(args, io);
     if (command === 'admin') return await admin(args, io);
+    if (command === 'call') return await callCommand(args, io);
+    if (command === 'tail') return await tailCommand(args, io);
     io.err(USAGE);
     return 2;
   } catch (error) {

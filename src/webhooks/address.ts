@@ -74,6 +74,8 @@ const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'me
 const PRIVATE_SUFFIXES = ['.internal', '.local', '.localdomain', '.home.arpa'];
 
 const isLocalhost = (name: string): boolean => name === 'localhost' || name.endsWith('.localhost');
+/** A localhost name or a loopback literal: where the development mode lets plain http:// webhooks go. */
+const isLoopbackHost = (host: string): boolean => isLocalhost(host) || (isIP(host) !== 0 && LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4'));
 
 /** The 16 bytes of an IPv6 address, or null. */
 function ipv6Bytes(ip: string): number[] | null {
@@ -133,7 +135,7 @@ export class WebhookUrlError extends Error {}
 /** What the host of a URL is: its IP literal without brackets, or a lowercase name without final dot. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 
-/** The URL as stored and called: https, no credentials, a host that is not refused by its name or literal. */
+/** The URL as stored and called: https (http to localhost in the development mode), no credentials, a host that is not refused by its name or literal. */
 export function parseWebhookUrl(config: Config, raw: string): URL {
   let url: URL;
   try {
@@ -141,9 +143,11 @@ export function parseWebhookUrl(config: Config, raw: string): URL {
   } catch {
     throw new WebhookUrlError("ce n'est pas une adresse web complète (https://…).");
   }
-  if (url.protocol !== 'https:') throw new WebhookUrlError('seules les adresses https:// sont acceptées.');
-  if (url.username || url.password) throw new WebhookUrlError("pas d'identifiants dans l'adresse : vérifiez plutôt la signature de chaque envoi.");
   const host = bareHost(url);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.webhookAllowHttpLocalhost && isLoopbackHost(host))) {
+    throw new WebhookUrlError('seules les adresses https:// sont acceptées.');
+  }
+  if (url.username || url.password) throw new WebhookUrlError("pas d'identifiants dans l'adresse : vérifiez plutôt la signature de chaque envoi.");
   if (isIP(host)) {
     const refused = refusedAddress(config, host);
     if (refused) throw new WebhookUrlError(`adresse interne refusée (${refused}).`);

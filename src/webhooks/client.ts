@@ -1,5 +1,5 @@
 /**
- * The HTTPS client of the webhook workers: one POST, success when a 2xx arrives within the timeout.
+ * The HTTPS client of the webhook workers (plain HTTP to localhost in the development mode only): one POST, success when a 2xx arrives within the timeout.
  * The host is resolved and checked first (`target`, src/webhooks/address.ts) and the connection goes to
  * that checked address, while TLS still verifies the certificate against the host name. Keep-alive
  * connections are pooled per checked address: a pooled one was opened to an address checked then.
@@ -12,7 +12,7 @@
  * request, which capped a worker process (BENCHMARKS.md, Events). TLS sessions are kept per
  * destination, so a new connection resumes rather than redoes the handshake.
  */
-import { isIP } from 'node:net';
+import { connect as connectPlain, isIP, type Socket } from 'node:net';
 import { connect, createSecureContext, rootCertificates, type SecureContext, type TLSSocket } from 'node:tls';
 import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
@@ -144,7 +144,7 @@ class Connection {
   private pending: ((exchange: Exchange) => void) | null = null;
 
   constructor(
-    readonly socket: TLSSocket,
+    readonly socket: Socket,
     private readonly timeoutMs: number,
     onClose: (connection: Connection) => void,
   ) {
@@ -226,19 +226,19 @@ export class WebhookClient {
   /** One POST to `address`, an address `target` checked for this URL. */
   async post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<PostResult> {
     const host = bareHost(url);
-    const port = Number(url.port || 443);
-    const destination = `${address} ${port} ${host}`;
+    const port = Number(url.port || (url.protocol === 'http:' ? 80 : 443));
+    const destination = `${url.protocol} ${address} ${port} ${host}`;
     let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
     head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nuser-agent: Mailbox-Webhooks/1\r\n\r\n`;
     const pooled = this.take(destination);
-    let connection = pooled ?? this.open(destination, address, port, host);
+    let connection = pooled ?? this.open(url, destination, address, port, host);
     let exchange = await connection.exchange(head + body);
     // A server may close a kept-alive connection just as the request leaves on it: nothing comes back.
     // Sent again at once on a new connection (once), rather than after the first retry delay; a
     // receiver that did get it sees the same webhook-id twice, as with any retry.
     if (pooled && exchange.silent) {
-      connection = this.open(destination, address, port, host);
+      connection = this.open(url, destination, address, port, host);
       exchange = await connection.exchange(head + body);
     }
     const { result, reusable } = exchange;
@@ -260,7 +260,18 @@ export class WebhookClient {
     return null;
   }
 
-  private open(destination: string, address: string, port: number, host: string): Connection {
+  private open(url: URL, destination: string, address: string, port: number, host: string): Connection {
+    // Plain http:// only reaches here in the development mode, to localhost (src/webhooks/address.ts).
+    const socket = url.protocol === 'http:' ? connectPlain({ host: address, port }) : this.openTls(destination, address, port, host);
+    return new Connection(socket, this.config.webhookTimeoutMs, (closed) => {
+      const idle = this.idle.get(destination);
+      const at = idle?.indexOf(closed) ?? -1;
+      if (at >= 0) idle!.splice(at, 1);
+      if (idle?.length === 0) this.idle.delete(destination);
+    });
+  }
+
+  private openTls(destination: string, address: string, port: number, host: string): TLSSocket {
     const socket = connect({
       host: address,
       port,
@@ -274,12 +285,7 @@ export class WebhookClient {
       this.sessions.set(destination, session);
       if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     });
-    return new Connection(socket, this.config.webhookTimeoutMs, (closed) => {
-      const idle = this.idle.get(destination);
-      const at = idle?.indexOf(closed) ?? -1;
-      if (at >= 0) idle!.splice(at, 1);
-      if (idle?.length === 0) this.idle.delete(destination);
-    });
+    return socket;
   }
 
   close(): void {

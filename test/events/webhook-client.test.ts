@@ -4,9 +4,12 @@
  * on loopback, that keep-alive connections are reused and new ones resume the TLS session, and that a
  * failure without an HTTP answer reads one generic reason (its detail is for the operator's log).
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import t from 'tap';
+import { devConfig } from '../../src/cli/dev.js';
 import { loadConfig } from '../../src/config.js';
+import { parseWebhookUrl } from '../../src/webhooks/address.js';
 import { NO_HTTP_ANSWER, readAnswer, WebhookClient, type PostResult } from '../../src/webhooks/client.js';
 import { startDns } from '../helpers/dns.js';
 import { startReceiver, type Answer } from '../helpers/webhooks.js';
@@ -110,4 +113,34 @@ t.test('a failure without an HTTP answer reads one generic reason; only the deta
   failures.push(['DNS failure', await target('https://panne.test/'), /DNS/]);
   for (const [name, result, detail] of failures) t.match(result, { ok: false, status: null, error: NO_HTTP_ANSWER, detail }, name);
   t.same(await post(receiver.origin, { status: 502 }), { ok: false, status: 502, error: 'réponse HTTP 502', detail: null }, 'an HTTP status is named');
+});
+
+t.test('plain http:// goes to localhost in the development mode only (serve --dev)', async (t) => {
+  const received: string[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => {
+      received.push(`${req.url} ${body}`);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const local = `http://localhost:${(server.address() as { port: number }).port}/recevoir`;
+  t.throws(() => parseWebhookUrl(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1' }), local), /https:\/\//, 'not outside the dev mode');
+  const dev = devConfig(loadConfig({}));
+  t.throws(() => parseWebhookUrl(dev, 'http://exemple.fr/recevoir'), /https:\/\//, 'nor to another host');
+  t.throws(() => parseWebhookUrl(dev, 'http://10.0.0.9/recevoir'), /https:\/\//);
+
+  const client = new WebhookClient(dev);
+  t.teardown(() => client.close());
+  const url = parseWebhookUrl(dev, local);
+  const found = await client.target(url);
+  t.same(found, { address: '127.0.0.1' });
+  t.same(await client.post(url, '127.0.0.1', {}, '{"id":"evt_1"}'), { ok: true, status: 200, error: null, detail: null });
+  t.same(received, ['/recevoir {"id":"evt_1"}']);
 });

@@ -1,5 +1,10 @@
 /** `mailbox admin create-space` (decisions.md 2, 8), run in-process against the test Redis. */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import { withMasterKey } from '../../src/cli/main.js';
+import { loadConfig } from '../../src/config.js';
 import { startService } from '../helpers/service.js';
 import { cli } from '../helpers/cli.js';
 
@@ -37,4 +42,18 @@ t.test('refusals', async (t) => {
   t.equal((await cli('dance')).code, 2);
   t.equal((await cli('admin', 'create-space', '--human', 'a@b.fr', '--bogus')).code, 1, 'unknown option');
   t.equal((await cli('serve', '--role', 'juggler')).code, 2);
+});
+
+t.test('serve without MAILBOX_MASTER_KEY keeps one in MAILBOX_MASTER_KEY_FILE, made once (docker compose)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mailbox-key-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'var', 'master.key');
+  const env = { REDIS_URL: 'redis://redis:6379', MAILBOX_MASTER_KEY_FILE: file };
+  const first = withMasterKey(loadConfig(env), env).masterKey;
+  t.equal(first?.length, 32);
+  t.equal(statSync(file).mode & 0o777, 0o600);
+  t.same(withMasterKey(loadConfig(env), env).masterKey, first, 'read back at the next start');
+  t.equal(withMasterKey(loadConfig({ REDIS_URL: 'redis://redis:6379' }), {}).masterKey, null, 'an own Redis without either: none');
+  const given = { ...env, MAILBOX_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') };
+  t.same(withMasterKey(loadConfig(given), given).masterKey, Buffer.alloc(32, 7), 'MAILBOX_MASTER_KEY wins');
 });

@@ -1,0 +1,130 @@
+/**
+ * README's quick start, as a newcomer follows it: `npm run dev` (here `mailbox serve --dev` from the
+ * sources, in its own process, on a scratch data dir and free ports), then the commands it prints, run
+ * as they are by a shell: the test mail lands in the outbox, the mail sent in is read with get_thread.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { runCli } from '../../src/cli/main.js';
+import { startDns } from '../helpers/dns.js';
+
+const child = fileURLToPath(new URL('../helpers/mailbox-child.ts', import.meta.url));
+// Only the TypeScript loader: tap's own hooks would slow every start of the child.
+const loader = process.execArgv.filter((arg) => arg.includes('ts-loader'));
+const dataDir = mkdtempSync(join(tmpdir(), 'mailbox-dev-'));
+const dns = await startDns();
+t.teardown(async () => {
+  await dns.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+// Free ports; its DNS questions (the inbound mail's SPF and DMARC) go to a local server, not the network.
+const env: NodeJS.ProcessEnv = { ...process.env, MAILBOX_DATA_DIR: dataDir, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'warn', DNS_SERVERS: dns.address };
+delete env.REDIS_URL;
+delete env.REDIS_CLUSTER_NODES;
+
+interface Started {
+  process: ChildProcess;
+  out: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the dev mode and resolves once its banner is printed (the service answers by then). */
+async function startDev(...extra: string[]): Promise<Started> {
+  const proc = spawn(process.execPath, [...loader, child, 'serve', '--dev', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (err += chunk));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      if (/mailbox tail|mints a new one/.test(out)) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`serve --dev exited (${code}): ${err}`)));
+  });
+  return {
+    process: proc,
+    out,
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The printed commands: the indented lines (continuations are indented further), one shell script. */
+const printedCommands = (out: string): string =>
+  out
+    .split('\n')
+    .filter((line) => line.startsWith('    '))
+    .join('\n');
+
+const bash = (script: string) => spawnSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 30_000 });
+
+async function eventually<T>(probe: () => T | null, what: string): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const found = probe();
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`never came: ${what}`);
+}
+
+t.test('the quick start: first mail out and in', async (t) => {
+  const dev = await startDev();
+  t.teardown(() => dev.stop());
+  t.match(dev.out, 'MAILBOX DEVELOPMENT MODE');
+  const script = printedCommands(dev.out);
+  t.match(script, /export MAILBOX_URL=http:\/\/127\.0\.0\.1:\d+ MAILBOX_KEY=mbx_/);
+
+  const run = bash(script);
+  t.equal(run.status, 0, run.stderr);
+  const thread = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+  t.equal(thread.messages.length, 1);
+  t.equal(thread.messages[0].direction, 'inbound');
+  t.match(thread.messages[0].text, 'Une premiere reponse.');
+
+  const outbox = join(dataDir, 'outbox');
+  const eml = await eventually(() => {
+    try {
+      return readdirSync(outbox).find((name) => name.endsWith('.eml')) ?? null;
+    } catch {
+      return null;
+    }
+  }, 'the test mail in the outbox');
+  const mail = readFileSync(join(outbox, eml), 'utf8');
+  t.match(mail, /^To: .*dev@example\.com/m);
+  t.match(mail, /^Subject: Premier essai/m);
+});
+
+t.test('a later start reuses the dev space without showing a key; --new-key mints one', async (t) => {
+  const { space_id } = JSON.parse(readFileSync(join(dataDir, 'dev-space.json'), 'utf8'));
+  const again = await startDev();
+  await again.stop();
+  t.match(again.out, `The dev space ${space_id}`);
+  t.notMatch(again.out, 'mbx_');
+  t.match(again.out, '--new-key');
+
+  const renewed = await startDev('--new-key');
+  t.teardown(() => renewed.stop());
+  t.match(renewed.out, 'A new key for the dev space');
+  const key = /MAILBOX_KEY=(mbx_\S+)/.exec(renewed.out)![1]!;
+  const url = /MAILBOX_URL=(\S+)/.exec(renewed.out)![1]!;
+  const settings = await fetch(`${url}/v1/get_settings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+  t.equal((await settings.json()).space.id, space_id, 'a key of the same space');
+});
+
+t.test('the dev mode runs on the embedded Redis only', async (t) => {
+  for (const elsewhere of [{ REDIS_URL: 'redis://10.0.0.5:6379' }, { REDIS_CLUSTER_NODES: '10.0.0.5:7000' }]) {
+    const err: string[] = [];
+    const code = await runCli(['serve', '--dev'], { env: { ...elsewhere, MAILBOX_DATA_DIR: dataDir }, out: () => {}, err: (line) => err.push(line) });
+    t.equal(code, 2);
+    t.match(err.join('\n'), /serve --dev runs on the embedded Redis only.*unset REDIS_(URL|CLUSTER_NODES)/);
+  }
+  const mixed = await runCli(['serve', '--role', 'http', '--dev'], { env: {}, out: () => {}, err: () => {} });
+  t.equal(mixed, 2, '--dev runs every role');
+});
