@@ -9,13 +9,14 @@ import { Cluster } from 'ioredis';
 import { iso } from '../src/clock.js';
 import type { DeliveryCode } from '../src/mail/delivery-codes.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { RETRY_DELAYS_MS } from '../src/sending/retries.js';
 import { openIntervals } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { dailyQuota, readInbox, type StoredInbox, type StoredMessage } from './records.js';
+import { readInbox, warmupOf, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
@@ -23,7 +24,7 @@ import { afterHardBounce } from './reports.js';
 const HOLD_MS = 3600_000;
 
 /**
- * The outcome of one attempt, as a transport reports it (src/delivery/types.ts). `permanent` failures
+ * The outcome of one attempt, as a transport reports it (src/delivery/transports.ts). `permanent` failures
  * are not retried; temporary ones are. `code` is one of DELIVERY_CODES (src/mail/delivery-codes.ts);
  * `response` is the server's reply (or the network error) as is.
  */
@@ -63,11 +64,13 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   const keys = spaceKeys(spaceId);
   const [head] = await rt.redis.zrange(keys.inboxQueue(inboxId), '0', '0');
   if (!head) return { empty: true };
-  const inbox = await readInbox(rt, spaceId, inboxId);
+  // The plan read now, with the inbox: a plan changed since the reservations applies to the quota.
+  const [inbox, plan] = await Promise.all([readInbox(rt, spaceId, inboxId), rt.redis.hget(keys.space, 'plan')]);
   if (!inbox) return { empty: true };
   const now = rt.clock.now();
   const window = windowAt(rt, now);
-  const quota = await dailyQuota(rt, spaceId, inbox, now);
+  // Under an unchanged plan never below the quota the slots were reserved with: steps only grow.
+  const quota = warmupOf(rt.config, plan ?? 'none', inbox, now).step;
   const reply = await rt.scripts.run<TakeReply>(
     'message/takeDue',
     {
@@ -110,7 +113,7 @@ const EVENTS: Record<Outcome, EventType[]> = {
 };
 
 /** The outcome of an attempt as the message's next state; a peer that is the recipient's own server (`direct`) delivered it. */
-function outcomeOf(result: DeliveryResult, attempt: number, direct: boolean): { outcome: Outcome; code: string } {
+export function outcomeOf(result: DeliveryResult, attempt: number, direct: boolean): { outcome: Outcome; code: string } {
   if (result.ok) return { outcome: direct ? 'delivered' : 'sent', code: '' };
   if (result.permanent) return { outcome: 'rejected', code: result.code };
   return { outcome: attempt > RETRY_DELAYS_MS.length ? 'failed' : 'retry', code: result.code };
@@ -146,8 +149,8 @@ export async function finishDelivery(rt: Runtime, spaceId: string, departure: De
 /** Puts back in the queue the space's messages whose lease expired by `now` (their worker died or hung). */
 export async function reclaim(rt: Runtime, spaceId: string, now: number): Promise<void> {
   const keys = spaceKeys(spaceId);
-  for (const id of await rt.redis.zrangebyscore(keys.sending, '-inf', now)) {
-    const inboxId = await rt.redis.hget(keys.message(id), 'inbox_id');
+  const ids = await rt.redis.zrangebyscore(keys.sending, '-inf', now);
+  for (const [id, inboxId] of zip(ids, await inboxesOf(rt, spaceId, ids))) {
     if (!inboxId) continue;
     await rt.scripts.run(
       'message/reclaim',
@@ -160,13 +163,19 @@ export async function reclaim(rt: Runtime, spaceId: string, now: number): Promis
 /** The space's inboxes with a departure due by `now` (of its first 500 due messages). */
 export async function inboxesDue(rt: Runtime, spaceId: string, now: number): Promise<string[]> {
   const keys = spaceKeys(spaceId);
-  const inboxes = new Set<string>();
-  for (const id of await rt.redis.zrangebyscore(keys.queue, '-inf', now, 'LIMIT', 0, 500)) {
-    const inboxId = await rt.redis.hget(keys.message(id), 'inbox_id');
-    if (inboxId) inboxes.add(inboxId);
-  }
-  return [...inboxes];
+  const ids = await rt.redis.zrangebyscore(keys.queue, '-inf', now, 'LIMIT', 0, 500);
+  return [...new Set((await inboxesOf(rt, spaceId, ids)).filter((id): id is string => id !== null))];
 }
+
+/** The inbox of each message, in one round trip. */
+async function inboxesOf(rt: Runtime, spaceId: string, messageIds: string[]): Promise<(string | null)[]> {
+  if (!messageIds.length) return [];
+  const reads = rt.redis.pipeline();
+  for (const id of messageIds) reads.hget(spaceKeys(spaceId).message(id), 'inbox_id');
+  return execAll<string | null>(reads);
+}
+
+const zip = <A, B>(a: A[], b: B[]): [A, B][] => a.map((x, i) => [x, b[i]!]);
 
 /** Spaces holding queued or in-flight messages, found by key pattern on every primary. */
 export async function spacesWithQueues(rt: Runtime): Promise<string[]> {

@@ -6,7 +6,7 @@
  */
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import type { Filter, FilterAction, FilterDirection } from '../src/mail/filters.js';
+import type { Filter } from '../src/mail/filters.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type JournalRefs } from './journal.js';
@@ -37,7 +37,7 @@ const refsOf = (f: Filter): JournalRefs => (f.inbox_id ? { inbox_id: f.inbox_id 
 export async function addFilter(
   rt: Runtime,
   access: Access,
-  spec: { inbox_id: string | null; direction: FilterDirection; action: FilterAction; value: string },
+  spec: Pick<Filter, 'inbox_id' | 'direction' | 'action' | 'value'>,
 ): Promise<{ created: boolean; filter: Filter }> {
   if (spec.inbox_id === null) requireWholeSpace(access);
   const keys = spaceKeys(access.space.id);

@@ -1,6 +1,6 @@
 /**
- * The stored records that several actors read, and their readers: a message's and an inbox's hash as
- * stored, and the inbox object shown from it. A leaf of the actors (it imports none), so the Inbox,
+ * The stored records that several actors read, and their readers: the message, thread and inbox hashes
+ * as stored, the blank records new ones start from, and the inbox object and warm-up shown from them. A leaf of the actors (it imports none), so the Inbox,
  * Message and waiting-message modules share them without importing each other.
  */
 import type { Runtime } from '../src/runtime.js';
@@ -10,9 +10,9 @@ import { planOf, type Config } from '../src/config.js';
 import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { parisDay } from '../src/texts.js';
-import type { InboxView } from '../src/records.js';
+import type { InboxView, MessageView } from '../src/records.js';
 
-export type MessageStatus = 'draft' | 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'rejected' | 'cancelled' | 'received';
+export type MessageStatus = MessageView['status'];
 
 /** The message hash, as stored (strings; '' for none). */
 export interface StoredMessage {
@@ -157,9 +157,13 @@ export async function liveInboxView(rt: Runtime, plan: string, spaceId: string, 
   return inboxView(rt.config, plan, inbox, now, { next: head[1] ? Number(head[1]) : null, sentToday: sent });
 }
 
+/** The inbox's warm-up at `nowMs` under the space's plan: `step` is today's quota of departures. */
+export const warmupOf = (config: Config, plan: string, inbox: StoredInbox, nowMs: number): Warmup =>
+  warmup(Date.parse(inbox.created_at), nowMs, planOf(config, plan).daily_max);
+
 export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowMs: number, live: InboxLive): InboxView {
   const dailyMax = planOf(config, plan).daily_max;
-  const steps = warmup(Date.parse(inbox.created_at), nowMs, dailyMax);
+  const steps = warmupOf(config, plan, inbox, nowMs);
   const sentToday = live.sentToday;
   return {
     id: inbox.id,
@@ -177,14 +181,4 @@ export function inboxView(config: Config, plan: string, inbox: StoredInbox, nowM
     suspension: inbox.status === 'suspended' ? { review: inbox.review, requested_at: inbox.review_requested_at || null } : null,
     warmup: steps,
   };
-}
-
-/**
- * The inbox's quota of departures at `nowMs`: its warm-up step under its space's plan, read now (a plan
- * changed since the reservations applies). Under an unchanged plan never below the quota its slots were
- * reserved with: src/sending/plan.ts takes each day's step at the window's opening, and steps only grow.
- */
-export async function dailyQuota(rt: Runtime, spaceId: string, inbox: StoredInbox, nowMs: number): Promise<number> {
-  const plan = (await rt.redis.hget(spaceKeys(spaceId).space, 'plan')) ?? 'none';
-  return warmup(Date.parse(inbox.created_at), nowMs, planOf(rt.config, plan).daily_max).step;
 }

@@ -125,7 +125,7 @@ export class MailboxError extends Error {
   }
 }
 
-/** What a client waits before retrying when Redis is away (the offline-queue bound is about 1 s: src/redis/connect.ts). */
+/** What a client waits before retrying when Redis is away (the offline-queue bound is about 1 s, at most about 4 s when Redis does not answer at all: src/redis/connect.ts). */
 export const STORAGE_RETRY_AFTER_SECONDS = 2;
 
 /**
@@ -137,7 +137,7 @@ const STORAGE_DOWN_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFail
 const STORAGE_DOWN_MESSAGE =
   /^(Connection is closed\.|Command timed out|Stream isn't writeable|Cluster isn't ready|Too many Cluster redirections|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING|READONLY|connect ETIMEDOUT|connect ECONNREFUSED|read ECONNRESET|write EPIPE)/;
 
-export const isStorageUnavailable = (error: unknown): boolean =>
+const isStorageUnavailable = (error: unknown): boolean =>
   error instanceof Error && (STORAGE_DOWN_NAMES.has(error.name) || STORAGE_DOWN_MESSAGE.test(error.message));
 
 /**

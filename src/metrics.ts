@@ -90,7 +90,7 @@ new Gauge({
 
 const departures = new Counter({
   name: 'mailbox_departures_total',
-  help: 'Delivery attempts by outcome: sent, delivered, retry, failed (retries spent), rejected (5xx).',
+  help: 'Delivery attempts by outcome: sent, delivered, retry, failed (retries spent), rejected (5xx), stale (reported after its lease ran out).',
   labelNames: ['outcome'] as const,
   registers,
 });

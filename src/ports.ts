@@ -1,5 +1,5 @@
 /**
- * The side effects a behaviour needs without performing them (docs/architecture.md, "Ports"): typed
+ * The side effects a behaviour needs without performing them (docs/architecture.md, "Layers"): typed
  * here, on the core side, implemented by the workers, handed in by the composition root
  * (src/cli/compose.ts). A runtime nobody composed has none: a behaviour that asks fails loudly.
  */

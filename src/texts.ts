@@ -66,7 +66,7 @@ export function filterCountsText(c: { receive_allow: number; receive_block: numb
   return parts.length ? ` Filtres : ${parts.join(', ')} (list_filters).` : '';
 }
 
-/** Who wrote a received message: its From address, or null when it gave none usable. */
+/** Who wrote a received message, in words: « de <address> », or that it gave no usable address. */
 const sender = (from: unknown): string => (from ? `de ${quote(String(from))}` : "sans adresse d'expéditeur");
 
 /** Whom a thread is with: its correspondent, or none (a received mail without a usable From opened it). */

@@ -154,7 +154,8 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
 
 /** Runs an admin command on a runtime, then closes it; a refusal prints `<code>: <message>`, exit 1. */
 async function withRuntime(config: Config, io: CliIo, work: (rt: Runtime) => Promise<number>): Promise<number> {
-  const { rt, local } = await openRuntime(config);
+  // The admin commands open sealed secrets as serve does: the same master key, from the same file.
+  const { rt, local } = await openRuntime(withMasterKey(config, io.env));
   try {
     return await work(rt);
   } catch (error) {

@@ -107,7 +107,7 @@ export function errorReply(error: MailboxError): Reply {
 /**
  * The key's request budget as draft-ietf-httpapi-ratelimit-headers-11 has it: the policy is the bucket
  * (`q` requests in a burst, refilled over `w` seconds), the state what is left (`r`) and the seconds
- * until the bucket is full again (`t`).
+ * until the bucket is full again (`t`); on a refusal (429) the caller sets `t` to its Retry-After (docs/tools.md).
  */
 export function rateLimitHeaders(rate: RateState, policy: Config['rateLimit']): Record<string, string> {
   return {

@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { authenticate, type Access } from '../../actors/space.js';
 import { receiveStripeEvent } from './stripe-webhook.js';
-import { asMailboxError, MailboxError } from '../errors.js';
+import { asMailboxError, MailboxError, STORAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import { handleMcp } from './mcp-bridge.js';
 import { observeHttpRequest, observeToolCall, readQueueDepthsWith, registry } from '../metrics.js';
 import { redisAnswers } from '../redis/connect.js';
@@ -135,7 +135,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   app.get('/healthz', (res, req) => {
     handle('/healthz', res, req, async () => {
       if (await redisAnswers(rt.redis)) return jsonReply(200, { status: 'ok' });
-      return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': '5' });
+      return jsonReply(503, { status: 'redis_unavailable' }, { 'retry-after': String(STORAGE_RETRY_AFTER_SECONDS) });
     });
   });
 

@@ -6,22 +6,13 @@
  */
 import { asciiDomain, isWithin, normaliseDomain } from '../domains/names.js';
 import { MailboxError } from '../errors.js';
+import type { FilterView } from '../records.js';
 import { isAddress } from '../sending/validate.js';
 
-export type FilterDirection = 'receive' | 'send';
-export type FilterAction = 'allow' | 'block';
-
-export interface Filter {
-  id: string;
-  /** null: the whole space. */
-  inbox_id: string | null;
-  direction: FilterDirection;
-  action: FilterAction;
-  value: string;
-  created_at: string;
-  /** The key that added it. */
-  created_by: string;
-}
+/** A filter as stored and shown (src/records.ts FilterSchema). */
+export type Filter = FilterView;
+type FilterDirection = Filter['direction'];
+type FilterAction = Filter['action'];
 
 const invalidValue = () =>
   new MailboxError('invalid_argument', { parameter: 'value' }, {

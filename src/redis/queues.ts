@@ -93,13 +93,13 @@ export interface WakeJob {
 
 export const sendQueue = (rt: Runtime): Queue<WakeJob> => queueOf(rt, 'send');
 
+/** 1 s, 2 s, 4 s, 8 s, 16 s: a Redis restart is over well within them; past them the sweeper takes over. */
+const WAKE_ATTEMPTS = 6;
+
 /**
  * A delayed job at the inbox's next departure; one job per (inbox, slot), so repeated wakes for one
  * slot are one job. The delay is counted on the injected clock: tests drive the worker themselves.
  */
-/** 1 s, 2 s, 4 s, 8 s, 16 s: a Redis restart is over well within them; past them the sweeper takes over. */
-const WAKE_ATTEMPTS = 6;
-
 export async function wakeInbox(rt: Runtime, spaceId: string, inboxId: string, slot: number): Promise<void> {
   await sendQueue(rt).add(
     'wake',

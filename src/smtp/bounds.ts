@@ -17,7 +17,11 @@ export interface Breach {
 const ADDRESS_FIELDS = new Set(['from', 'to', 'cc', 'bcc', 'sender', 'reply-to', 'delivered-to', 'return-path']);
 /** The fields that say how a part nests. */
 const SHAPE_FIELDS = new Set(['content-type', 'content-transfer-encoding']);
-/** A boundary has at most 70 characters (RFC 2046); a longer body line is never a delimiter. */
+/**
+ * A boundary has at most 70 characters (RFC 2046), between `--` and an optional closing `--`, plus room
+ * for the transport padding (trailing white space) a delimiter line may carry: a longer body line is never
+ * a delimiter.
+ */
 const DELIMITER_MAX = 2 + 70 + 2 + 32;
 /** mailparser reads an embedded message's headers only when it is not encoded. */
 const PLAIN_ENCODINGS = new Set(['', '7bit', '8bit', 'binary']);

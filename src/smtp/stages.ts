@@ -13,7 +13,7 @@ import { recordBounce, recordComplaint } from '../../actors/reports.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import type { MessageLimits, SessionLimits } from '../config.js';
 import { MailboxError } from '../errors.js';
-import { fromAuthenticated, receiveRefusal } from '../mail/filters.js';
+import { fromAuthenticated, receiveRefusal, type Filter } from '../mail/filters.js';
 import type { Runtime } from '../runtime.js';
 import type { Breach } from './bounds.js';
 import { ACCEPT, CONTINUE, reject, tempfail, type Verdict } from './chain.js';
@@ -58,10 +58,10 @@ export interface RcptContext {
 
 /** RCPT: at most MAX_RECIPIENTS per message (452: the sender sends the rest in another transaction). */
 export async function recipientCount(ctx: RcptContext): Promise<Verdict> {
-  return ctx.accepted >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message', 452) : CONTINUE;
+  return ctx.accepted >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message / too many recipients', 452) : CONTINUE;
 }
 
-const unknownAddress = (delayMs = 0) => reject('5.1.1 Adresse inconnue ici', 550, delayMs);
+const unknownAddress = (delayMs = 0) => reject('5.1.1 Adresse inconnue ici / unknown address', 550, delayMs);
 
 /**
  * An unknown recipient, the `count`th of its session: answered 550 later each time (nothing for the
@@ -138,12 +138,24 @@ async function deliverReport(rt: Runtime, route: Extract<Route, { kind: 'report'
   // Anything else sent to a return path (an auto-reply, a person answering the bounce address) is dropped.
 }
 
+/** A space's filters, read once per message however many of its inboxes it goes to. */
+type FiltersOf = (spaceId: string) => Promise<Filter[]>;
+
+function filtersOnce(rt: Runtime): FiltersOf {
+  const read = new Map<string, Promise<Filter[]>>();
+  return (spaceId) => {
+    let filters = read.get(spaceId);
+    if (!filters) read.set(spaceId, (filters = readFilters(rt, spaceId)));
+    return filters;
+  };
+}
+
 /**
  * The filter that refuses this message for an inbox, or null (src/mail/filters.ts). A refusal is
  * journaled for the inbox; nothing is stored and no event is written.
  */
-async function filtered(rt: Runtime, route: Extract<Route, { kind: 'inbox' }>, mail: InboundMail, envelope: string): Promise<boolean> {
-  const filters = await readFilters(rt, route.space_id);
+async function filtered(rt: Runtime, route: Extract<Route, { kind: 'inbox' }>, mail: InboundMail, envelope: string, filtersOf: FiltersOf): Promise<boolean> {
+  const filters = await filtersOf(route.space_id);
   if (!filters.length) return false;
   const sender = { from: mail.from, envelope, authenticated: fromAuthenticated(mail.auth_results, mail.from, envelope) };
   const refusal = receiveRefusal(filters, route.inbox_id, sender);
@@ -154,10 +166,10 @@ async function filtered(rt: Runtime, route: Extract<Route, { kind: 'inbox' }>, m
 type Outcome = 'delivered' | 'gone' | 'filtered';
 
 /** Delivers to one recipient's route: `gone` when its target was erased since RCPT, `filtered` when a filter refused it. */
-async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: string): Promise<Outcome> {
+async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: string, filtersOf: FiltersOf): Promise<Outcome> {
   try {
     if (route.kind === 'inbox') {
-      if (await filtered(rt, route, parsed.mail, envelope)) return 'filtered';
+      if (await filtered(rt, route, parsed.mail, envelope, filtersOf)) return 'filtered';
       await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
     } else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
@@ -171,12 +183,13 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: stri
 
 /**
  * DATA: stores the message for each recipient's route. Every recipient erased between RCPT and DATA
- * (a deleted inbox, a closed space): the sender learns it, as at RCPT; every one refused by a filter
- * (none erased): 550 5.7.1. With one of several erased or filtered, the message is taken for the others.
+ * (a deleted inbox, a closed space): the sender learns it, as at RCPT; none delivered and at least one
+ * refused by a filter: 550 5.7.1. With one delivered, the message is taken (for it).
  */
 export async function storeMessage(ctx: DataContext): Promise<Verdict> {
   const outcomes: Outcome[] = [];
-  for (const route of ctx.routes) outcomes.push(await deliver(ctx.rt, route, ctx.parsed!, ctx.facts.mailFrom));
+  const filtersOf = filtersOnce(ctx.rt);
+  for (const route of ctx.routes) outcomes.push(await deliver(ctx.rt, route, ctx.parsed!, ctx.facts.mailFrom, filtersOf));
   if (outcomes.includes('delivered')) return ACCEPT;
   return outcomes.includes('filtered') ? reject('5.7.1 Message refusé par le destinataire / rejected by recipient policy', 550) : unknownAddress();
 }

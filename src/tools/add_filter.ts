@@ -16,8 +16,8 @@ export default defineTool({
     'Un filtre identique déjà en place est rendu tel quel. Se retire avec remove_filter.',
   input: Input({
     inbox_id: Type.Optional(Id('inbox', "boîte concernée ; absent : tout l'espace")),
-    direction: Type.Union([Type.Literal('receive'), Type.Literal('send')]),
-    action: Type.Union([Type.Literal('allow'), Type.Literal('block')]),
+    direction: FilterSchema.properties.direction,
+    action: FilterSchema.properties.action,
     value: Type.String({ minLength: 1, maxLength: 254, description: 'adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris)' }),
   }),
   output: Output({

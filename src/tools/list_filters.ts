@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { readFilters, visibleFilters } from '../../actors/filter.js';
 import { visibleInbox } from '../../actors/inbox.js';
 import { filterPhrase, plural } from '../texts.js';
+import { ofInbox } from '../mail/filters.js';
 import { defineTool } from './registry.js';
 import { FilterSchema, Id, Input, Output } from './schemas.js';
 
@@ -18,7 +19,7 @@ export default defineTool({
   async handler({ rt, access }, input) {
     const inboxId = input.inbox_id ? (await visibleInbox(rt, access, input.inbox_id, { live: false })).id : null;
     const filters = visibleFilters(access, await readFilters(rt, access.space.id));
-    return { items: inboxId ? filters.filter((f) => f.inbox_id === null || f.inbox_id === inboxId) : filters };
+    return { items: inboxId ? ofInbox(filters, inboxId) : filters };
   },
   text: (out) =>
     `${plural(out.items.length, 'filtre', 'filtres')}` + (out.items.length ? ' : ' + out.items.map((f) => `${f.id} ${filterPhrase(f)}`).join(' ; ') : '') + '.',

@@ -9,7 +9,7 @@
  * a worker dies after the peer's 250 and before the outcome is written, in which case it is sent again
  * once its lease expires (with the same Message-ID, so receivers can tell).
  */
-import { correspondentWrote, finishDelivery, inboxesDue, reclaim, refusal, spacesWithQueues, takeDue, type Departure } from '../../actors/delivery.js';
+import { correspondentWrote, finishDelivery, outcomeOf, inboxesDue, reclaim, refusal, spacesWithQueues, takeDue, type Departure } from '../../actors/delivery.js';
 import { verpReturnPath } from '../delivery/mime.js';
 import { transportFor } from '../delivery/transports.js';
 import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
@@ -60,7 +60,10 @@ export async function deliverDue(rt: Runtime, transport: Transport, spaceId: str
     dieAt('before_connect');
     const result = (await refusal(rt, departure)) ?? (await transport.send(await outgoing(rt, spaceId, departure)));
     dieAt('after_accept');
-    countDeparture(await whileRedisAway(() => finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct')));
+    let tries = 0;
+    const outcome = await whileRedisAway(() => (tries++, finishDelivery(rt, spaceId, departure, result, transport.kind === 'direct')));
+    // Stale on a second try: the first write went through before its answer was lost; it counted this outcome.
+    countDeparture(outcome === 'stale' && tries > 1 ? outcomeOf(result, departure.attempt, transport.kind === 'direct').outcome : outcome);
   }
   return rt.clock.now();
 }
@@ -98,14 +101,17 @@ export async function sweep(rt: Runtime, transport: Transport, only?: string[]):
   }
 }
 
+/** Delivers what is due for one inbox, then schedules the wake-up of its next departure. */
+async function deliverAndWake(rt: Runtime, transport: Transport, spaceId: string, inboxId: string): Promise<void> {
+  const next = await deliverDue(rt, transport, spaceId, inboxId);
+  if (next !== null) await wakeInbox(rt, spaceId, inboxId, next);
+}
+
 async function sweepSpace(rt: Runtime, transport: Transport, spaceId: string): Promise<void> {
   const now = rt.clock.now();
   await reclaim(rt, spaceId, now);
-  for (const inboxId of await inboxesDue(rt, spaceId, now)) {
-    // The inbox's chain of wake-ups broke (a wake that failed or was lost): the sweep starts it again.
-    const next = await deliverDue(rt, transport, spaceId, inboxId);
-    if (next !== null) await wakeInbox(rt, spaceId, inboxId, next);
-  }
+  // Also where an inbox's chain of wake-ups broke (a wake that failed or was lost): the sweep starts it again.
+  for (const inboxId of await inboxesDue(rt, spaceId, now)) await deliverAndWake(rt, transport, spaceId, inboxId);
 }
 
 export interface SendWorker {
@@ -115,10 +121,7 @@ export interface SendWorker {
 /** The `worker` role's delivery part: BullMQ wake-ups, and the sweeper at start then every 30 s. */
 export function startSendWorker(rt: Runtime, options: { concurrency?: number; sweepMs?: number } = {}): SendWorker {
   const transport = transportFor(rt);
-  const { worker, close } = queueWorker<WakeJob>(rt, 'send', async (job) => {
-    const next = await deliverDue(rt, transport, job.data.space_id, job.data.inbox_id);
-    if (next !== null) await wakeInbox(rt, job.data.space_id, job.data.inbox_id, next);
-  }, options.concurrency ?? 8);
+  const { worker, close } = queueWorker<WakeJob>(rt, 'send', (job) => deliverAndWake(rt, transport, job.data.space_id, job.data.inbox_id), options.concurrency ?? 8);
   worker.on('failed', (job, error) => rt.log.error('delivery job failed', { job: job?.id, error: error.message }));
   let sweeping: Promise<void> | null = null;
   const sweepNow = (): void => {

@@ -96,6 +96,14 @@ t.test('a malformed tools/call or an unknown tool is -32602 (invalid params) in 
   t.equal(unknown?.code, -32602, 'an unknown tool is a protocol error too (MCP 2025-11-25)');
   t.match(unknown?.message, /send_pigeon/);
   t.equal(unknown?.data?.error?.code, 'not_found');
+  const method = await fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name: 'x' } }),
+  });
+  const unknownMethod = await method.json();
+  t.equal(unknownMethod.error.code, -32601, 'a method the server does not offer');
+  t.match(unknownMethod.error.message, /Méthode inconnue : prompts\/get\./);
   const wrongType = await client.callTool({ name: 'create_key', arguments: { name: 7 } });
   t.equal(wrongType.isError, true, 'the tool refuses its own parameters as a result the model reads (decisions.md 1)');
   t.same(JSON.parse((wrongType.content as { text: string }[])[1]!.text).error.hint, { parameter: 'name' });

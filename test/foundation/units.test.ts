@@ -3,7 +3,7 @@ import t from 'tap';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { decodeCursor, encodeCursor } from '../../src/cursor.js';
-import { ERROR_CODES, MailboxError } from '../../src/errors.js';
+import { asMailboxError, ERROR_CODES, MailboxError } from '../../src/errors.js';
 import { IdFactory, ID_PREFIXES, idPattern } from '../../src/ids.js';
 import { carriesSecret, keySecret, spaceOfSecret } from '../../src/secrets.js';
 
@@ -64,4 +64,25 @@ t.test('configuration is checked at start, with the variable named', async (t) =
   t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).baseUrl, 'http://localhost:9000', 'a wildcard host is no address for links');
   t.equal(loadConfig({ BASE_URL: 'https://mail.exemple.fr/' }).baseUrl, 'https://mail.exemple.fr');
   t.equal(loadConfig({ PLANS: '{"mini":{"inbox_cap":2}}' }).plans.mini!.daily_max, 20);
+});
+
+t.test('Redis unreachable is service_unavailable (retry); any other failure stays internal', async (t) => {
+  const named = (name: string, message = 'x') => Object.assign(new Error(message), { name });
+  const down = [
+    named('MaxRetriesPerRequestError'), named('ClusterAllFailedError'), new Error('Connection is closed.'), new Error('Command timed out'),
+    new Error("Stream isn't writeable and enableOfflineQueue options is false"), new Error("Cluster isn't ready and enableOfflineQueue options is false"),
+    new Error('Too many Cluster redirections. Last error: x'), new Error('CLUSTERDOWN The cluster is down'), new Error('TRYAGAIN Multiple keys request during rehashing'),
+    new Error('MASTERDOWN Link with MASTER is down'), new Error('LOADING Redis is loading the dataset in memory'), new Error("READONLY You can't write against a read only replica."),
+    new Error('connect ETIMEDOUT'), new Error('connect ECONNREFUSED 127.0.0.1:6379'), new Error('read ECONNRESET'), new Error('write EPIPE'),
+  ];
+  for (const error of down) {
+    const refusal = asMailboxError(error);
+    t.equal(refusal.code, 'service_unavailable', `${error.name}: ${error.message}`);
+    t.equal(refusal.retryAfterSeconds, 2);
+  }
+  for (const error of [new Error('ERR Error running script: boom'), new TypeError('x is undefined'), 'a string', null]) {
+    t.equal(asMailboxError(error).code, 'internal', String((error as Error)?.message ?? error));
+  }
+  const own = new MailboxError('not_found');
+  t.equal(asMailboxError(own), own, 'a refusal of the table is kept as it is');
 });

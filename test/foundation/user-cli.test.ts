@@ -5,19 +5,18 @@
  */
 import t from 'tap';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
-import { runCli } from '../../src/cli/main.js';
 import { warnAtStart } from '../../src/cli/start-checks.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
+import { runCli } from '../../src/cli/main.js';
+import { runCollecting } from '../helpers/cli.js';
 import { startService } from '../helpers/service.js';
 
 const svc = await startService();
 
 async function cli(env: Record<string, string>, argv: string[], signal?: AbortSignal) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { env: { MAILBOX_URL: svc.url, ...env }, out: (l) => out.push(l), err: (l) => err.push(l), signal });
-  return { code, out, err: err.join('\n') };
+  const { code, lines, err } = await runCollecting(argv, { MAILBOX_URL: svc.url, ...env }, signal);
+  return { code, out: lines, err };
 }
 
 t.test('call: the JSON answer on stdout; an error body: its French message on stderr, exit 1', async (t) => {

@@ -49,7 +49,7 @@ t.test('recipientCount: the recipient past MAX_RECIPIENTS gets 452', async (t) =
 });
 
 t.test('unknownRecipient: 550 later each time, the last one closes with 421', async (t) => {
-  t.same(unknownRecipient(1, limits), { kind: 'reject', code: 550, message: '5.1.1 Adresse inconnue ici' }, 'a first typo is answered at once');
+  t.same(unknownRecipient(1, limits), { kind: 'reject', code: 550, message: '5.1.1 Adresse inconnue ici / unknown address' }, 'a first typo is answered at once');
   t.match(unknownRecipient(2, limits), { kind: 'reject', code: 550, delayMs: 1000 });
   t.match(unknownRecipient(3, limits), { kind: 'tempfail', code: 421, delayMs: 2000, message: /^4\.7\.0 / });
 });
