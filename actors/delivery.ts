@@ -45,7 +45,7 @@ export interface Departure {
  * What a take found: a departure; the time to look again (not due, window closed, inbox held);
  * `skipped` when the head changed or its inbox is gone (look at the next one); `empty` queue.
  */
-export type Take = { departure: Departure } | { wait: number } | { skipped: true } | { empty: true };
+type Take = { departure: Departure } | { wait: number } | { skipped: true } | { empty: true };
 
 type TakeReply = { taken: StoredMessage; attempt: number; suppressed?: string } | { wait: number } | { moved: true } | { dropped: true };
 

@@ -122,7 +122,7 @@ export interface StoredInbox {
 }
 
 /** What an inbox object shows beyond its hash: the next departure and today's sends. */
-export interface InboxLive {
+interface InboxLive {
   next: number | null;
   sentToday: number;
 }

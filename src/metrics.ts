@@ -55,8 +55,16 @@ export async function timeRedis<T>(operation: string, trip: () => Promise<T>): P
   try {
     return await trip();
   } finally {
-    redisTrips.observe({ operation }, seconds(started));
+    tripsOf(operation).observe(seconds(started));
   }
+}
+
+/** One labelled child per operation, made once: every script run of the hot paths observes through it. */
+const tripChildren = new Map<string, ReturnType<typeof redisTrips.labels>>();
+function tripsOf(operation: string): ReturnType<typeof redisTrips.labels> {
+  let child = tripChildren.get(operation);
+  if (!child) tripChildren.set(operation, (child = redisTrips.labels({ operation })));
+  return child;
 }
 
 export type QueueDepths = Record<string, { waiting: number; delayed: number }>;

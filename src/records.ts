@@ -169,5 +169,4 @@ export type InboxView = Static<typeof InboxSchema>;
 export type DomainView = Static<typeof DomainSchema>;
 export type MessageView = Static<typeof MessageSchema>;
 export type ThreadView = Static<typeof ThreadSchema>;
-export type SuppressionView = Static<typeof SuppressionSchema>;
 export type FilterView = Static<typeof FilterSchema>;

@@ -20,7 +20,7 @@ const DEV_INBOX = 'agent';
 const PEER = 'friend@example.org';
 
 /** The embedded socket `mailbox serve` starts (src/cli/main.ts openRuntime): the one Redis dev mode may use. */
-export const embeddedRedisSocket = (config: Config): string => resolve(config.dataDir, 'redis', 'redis.sock');
+const embeddedRedisSocket = (config: Config): string => resolve(config.dataDir, 'redis', 'redis.sock');
 
 /** Why the dev mode refuses this environment, or null: it makes spaces, so never in someone's real Redis. */
 export function devRefusal(config: Config): string | null {

@@ -18,10 +18,10 @@ import type { Runtime } from '../runtime.js';
 const SPACE_ID = new RegExp(idPattern('space'));
 
 /** Stripe's own default tolerance: an older signed request is a replay. */
-export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
 /** True when the header signs this body with the secret, within the tolerance of `nowMs`. */
-export function verifyStripeSignature(header: string | undefined, body: Buffer, secret: string, nowMs: number): boolean {
+function verifyStripeSignature(header: string | undefined, body: Buffer, secret: string, nowMs: number): boolean {
   const parts = (header ?? '').split(',').map((part) => part.trim().split('='));
   const timestamp = Number(parts.find(([name]) => name === 't')?.[1]);
   if (!Number.isInteger(timestamp) || Math.abs(nowMs - timestamp * 1000) > SIGNATURE_TOLERANCE_MS) return false;
@@ -67,7 +67,7 @@ function paidPlan(subscription: StripeSubscription, plans: Config['plans']): Pla
  * not yet paid, none of our spaces). A paid plan this deployment does not know (PLANS changed) is
  * billing_unavailable: Stripe retries for three days, time for the operator to put it back.
  */
-export function billingChangeOf(event: unknown, plans: Config['plans']): BillingChange | null {
+function billingChangeOf(event: unknown, plans: Config['plans']): BillingChange | null {
   const { id, type, created, data } = (event ?? {}) as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: StripeSubscription } };
   if (typeof id !== 'string' || typeof type !== 'string' || typeof created !== 'number' || !type.startsWith('customer.subscription.')) return null;
   const subscription = data?.object ?? {};

@@ -58,7 +58,7 @@ export interface UwsSource {
 
 const require = createRequire(import.meta.url);
 
-export const UWS_SOURCES: UwsSource[] = [
+const UWS_SOURCES: UwsSource[] = [
   // The official build, installed from its git repository; absent from the npm registry.
   { name: 'uWebSockets.js', load: () => require('uWebSockets.js') as HttpEngine },
   {
