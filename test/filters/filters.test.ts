@@ -185,3 +185,25 @@ t.test('receiving with an allow: only an authenticated From passes; a forged one
   const threads = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
   t.same(threads.body.items.map((th: { subject: string }) => th.subject), ['Réunion']);
 });
+
+t.test("an inbox's filters leave the space's other inboxes alone; a mail to both is taken for the one that allows it", async (t) => {
+  const s = await sender(svc);
+  const other = await svc.call(s.apiKey, 'create_inbox', { username: 'support', domain: s.domain, display_name: 'Support' });
+  t.equal(other.status, 200);
+  await svc.call(s.apiKey, 'add_filter', { inbox_id: s.inboxId, direction: 'send', action: 'block', value: 'concurrent.fr' });
+  await svc.call(s.apiKey, 'add_filter', { inbox_id: s.inboxId, direction: 'receive', action: 'block', value: 'bruit.test' });
+  t.equal(codeOf(await send(svc, s, { to: 'pdg@concurrent.fr' })), 'recipient_not_allowed');
+  t.equal((await send(svc, { ...s, inboxId: other.body.id }, { to: 'pdg@concurrent.fr' })).status, 200, 'the other inbox writes to it');
+
+  const both = await inbound.send({ from: 'annonce@bruit.test', to: [s.address, other.body.address], subject: 'Annonce', text: 'x' });
+  t.ok(both.accepted.length, 'taken: one of its recipients allows it');
+  const threads = async (inboxId: string) => (await svc.call(s.apiKey, 'list_threads', { inbox_id: inboxId })).body.items.filter((th: { subject: string }) => th.subject === 'Annonce').length;
+  t.equal(await threads(other.body.id), 1, 'stored for the inbox without the block');
+  t.equal(await threads(s.inboxId), 0, 'not for the one that blocks it');
+  const lines = (await svc.call(s.apiKey, 'list_events', {})).body.events.filter((l: { kind: string }) => l.kind === 'message.filtered');
+  t.equal(lines.length, 1, 'the refused copy is journaled once');
+
+  await svc.call(s.apiKey, 'add_filter', { inbox_id: other.body.id, direction: 'send', action: 'allow', value: 'client.fr' });
+  const test = await send(svc, { ...s, inboxId: other.body.id }, { to: 'humain@exemple.fr', test: true });
+  t.equal(codeOf(test), 'recipient_not_allowed', 'a test send is judged by the filters too');
+});
