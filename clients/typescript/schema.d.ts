@@ -4981,7 +4981,9 @@ export interface operations {
                 "application/json": {
                     /** @description boîte concernée ; absent : tout l'espace */
                     inbox_id?: string;
+                    /** @description receive : courrier reçu ; send : envois */
                     direction: "receive" | "send";
+                    /** @description block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent */
                     action: "allow" | "block";
                     /** @description adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris) */
                     value: string;
