@@ -247,3 +247,28 @@ t.test('a key restricted to inboxes gets their events only; its cursor moves pas
     "another space's key cannot follow this space",
   );
 });
+
+t.test("one blocking reader per space in a front end, whatever its sockets; none once they are gone", async (t) => {
+  const gauge = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await fetch(`${svc.url}/metrics`)).text())![1]);
+  /** The server learns of a client's close a moment after the client: polled, bounded. */
+  const settled = async (name: string, expected: number) => {
+    for (let i = 0; i < 100 && (await gauge(name)) !== expected; i++) await new Promise((r) => setTimeout(r, 20));
+    return gauge(name);
+  };
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const readers = await gauge('mailbox_realtime_readers');
+  const sockets = await gauge('mailbox_realtime_sockets');
+  const three = await Promise.all([1, 2, 3].map(async () => {
+    const socket = await openSocket(svc.url, apiKey);
+    socket.send({ type: 'subscribe' });
+    t.equal((await socket.next()).type, 'ready');
+    return socket;
+  }));
+  t.equal(await gauge('mailbox_realtime_readers'), readers + 1, 'three sockets of one space, one reader');
+  t.equal(await gauge('mailbox_realtime_sockets'), sockets + 3);
+  await emit(spaceId, await inbox(apiKey), 'à tous');
+  for (const socket of three) t.equal((await events(socket, 1))[0].event.data.reason, 'à tous', 'fanned out to each');
+  for (const socket of three) socket.ws.terminate();
+  t.equal(await settled('mailbox_realtime_readers', readers), readers, 'the reader stops with the last socket');
+  t.equal(await settled('mailbox_realtime_sockets', sockets), sockets);
+});
