@@ -41,10 +41,10 @@ export const CLOSE = {
 } as const;
 type Close = (typeof CLOSE)[keyof typeof CLOSE];
 
-/** Entries one replay read asks for. */
-const REPLAY_PAGE = 200;
+/** Entries one replay read asks for: a page is held while the client drains it, and events can weigh 256 KB. */
+const REPLAY_PAGE = 50;
 /** Entries one blocking read takes at most. */
-const LIVE_BATCH = 500;
+const LIVE_BATCH = 100;
 /** Client messages are a few words: auth, subscribe, ping. */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** uWS's default: it pings an idle socket, and closes one that stays silent this long (seconds). */
@@ -205,7 +205,8 @@ export function createRealtime(rt: Runtime): Realtime {
     for (;;) {
       const entries = await readEntries(rt, spaceId, session.position, REPLAY_PAGE);
       for (const entry of entries) {
-        await roomFor(session);
+        const full = roomFor(session);
+        if (full) await full;
         if (!pass(session, entry, () => eventMessage(spaceId, entry))) return;
       }
       if (session.state === 'closed') return;

@@ -2,7 +2,8 @@
  * The realtime socket GET /v1/events/ws in one front end: replay from event_feed's cursor then live
  * push with a next_cursor each, the same envelopes as the feed; auth on the upgrade or by message
  * (refusals 4401, the auth timeout on a short real timer), subscribe's refusals, a revoked key's
- * sockets closed with 4001, a client that stops reading closed with 4000 and losing nothing, and a key
+ * sockets closed with 4001, a live client that stops reading closed with 4000 and losing nothing, a
+ * replay held to the pace of a client that does not read, one reader per space, and a key
  * restricted to inboxes. The 1000-event resume across two front ends is test/events/realtime-resume.test.ts.
  */
 import { randomBytes } from 'node:crypto';
@@ -217,6 +218,24 @@ t.test('a client that stops reading is closed with 4000 past the buffer limit, a
     Array.from({ length: emitted }, (_, i) => i),
     'every event exactly once, in order',
   );
+});
+
+t.test('a replay goes at the pace of a client that stops reading: it waits, never closes', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const box = await inbox(apiKey);
+  const bulky = 'x'.repeat(64 * 1024);
+  const backlog = 120;
+  for (let i = 0; i < backlog; i++) await emit(spaceId, box, `${i} ${bulky}`);
+  const socket = await openSocket(svc.url, apiKey);
+  t.teardown(() => socket.ws.terminate());
+  socket.ws.pause();
+  socket.send({ type: 'subscribe' });
+  // Long enough for the server to have filled the kernel buffers and its own, were it not waiting.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  socket.ws.resume();
+  const replayed = await events(socket, backlog);
+  t.same(replayed.map((m) => Number(m.event.data.reason.split(' ')[0])), Array.from({ length: backlog }, (_, i) => i), 'every event, in order');
+  t.equal((await socket.next()).type, 'ready', 'then ready, on the same socket');
 });
 
 t.test('a key restricted to inboxes gets their events only; its cursor moves past the others', async (t) => {
