@@ -225,6 +225,12 @@ export async function listKeys(rt: Runtime, spaceId: string): Promise<KeyView[]>
     .map((key) => keyView(key, used[key.id] ? Number(used[key.id]) : null));
 }
 
+/** Which of these access ids still exist (not revoked, space not erased): what the realtime socket polls. */
+export async function existingKeys(rt: Runtime, spaceId: string, keyIds: string[]): Promise<Set<string>> {
+  const found = await rt.redis.hmget(spaceKeys(spaceId).keys, ...keyIds);
+  return new Set(keyIds.filter((_, i) => found[i] !== null));
+}
+
 export async function revokeKey(rt: Runtime, access: Access, keyId: string): Promise<{ kind: 'key' | 'connection'; name: string }> {
   const keys = spaceKeys(access.space.id);
   const line = prepareLine(rt, 'key.revoked', actorOf(access), {}, {});

@@ -1,7 +1,8 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts) and `GET /metrics` (src/metrics.ts).
+ * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts),
+ * `GET /metrics` (src/metrics.ts) and the realtime socket `GET /v1/events/ws` (src/http/realtime.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
@@ -30,6 +31,7 @@ import {
   type Reply,
 } from './io.js';
 import { openApiDocument } from './openapi.js';
+import { createRealtime, REALTIME_PATH } from './realtime.js';
 import { registerUnsubscribe } from './unsubscribe.js';
 import { signInRoutes } from './signin.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
@@ -152,6 +154,9 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   registerUnsubscribe(app, rt);
   signInRoutes(app, rt);
 
+  const realtime = createRealtime(rt);
+  app.ws(REALTIME_PATH, realtime.behavior);
+
   app.any('/*', (res, req) => {
     handle('other', res, req, async (request) => {
       throw new MailboxError('not_found', null, { reason: `Aucune ressource ${request.method} ${request.url}.` });
@@ -165,6 +170,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
         port: engine.us_socket_local_port(socket),
         async close(graceMs = 10_000) {
           engine.us_listen_socket_close(socket);
+          realtime.close();
           stopQueueDepths();
           for (const deadline = Date.now() + graceMs; inFlight > 0 && Date.now() < deadline; ) {
             await new Promise((r) => setTimeout(r, 20));
