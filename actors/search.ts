@@ -121,7 +121,7 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
   const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
   const keys = spaceKeys(spaceId);
-  const found: { thread: StoredThread; docs: number[] }[] = [];
+  const found: Found[] = [];
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
   let walked = 0;
@@ -138,7 +138,8 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
     }
     if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
     if (!batch.length) break;
-    const threadIds = (await records(rt, spaceId, batch)).map((record) => `thr_${record.slice(20)}`);
+    const batchRecords = await records(rt, spaceId, batch);
+    const threadIds = batchRecords.map((record) => `thr_${record.slice(20)}`);
     const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
     const reads = rt.redis.pipeline();
     for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
@@ -154,7 +155,7 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
       if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
       if (found.length === request.limit) return { hits: await withMessages(rt, spaceId, found, request.terms), next: found[found.length - 1]!.docs[0]! };
-      found.push({ thread, docs: own });
+      found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, 20)}` });
     }
     if (step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
   }
@@ -187,17 +188,27 @@ async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<st
   return execAll<string>(reads);
 }
 
-/** The hits of the page: each thread's matching message ids, and a snippet of the newest one's text. */
-async function withMessages(rt: Runtime, spaceId: string, found: { thread: StoredThread; docs: number[] }[], terms: QueryTerms): Promise<SearchHit[]> {
+/** A thread of the page: its matching documents, newest first, and the newest one's message id. */
+interface Found {
+  thread: StoredThread;
+  docs: number[];
+  newest: string;
+}
+
+/** The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for the snippet. */
+async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms: QueryTerms): Promise<SearchHit[]> {
   if (!found.length) return [];
-  const all = await records(rt, spaceId, found.flatMap(({ docs }) => docs));
+  const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
+  for (const { newest, docs } of found) {
+    reads.hget(keys.message(newest), 'text');
+    for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + 19);
+  }
+  const replies = await execAll<string | null>(reads);
   let at = 0;
-  const ids = found.map(({ docs }) => {
-    const own = all.slice(at, (at += docs.length)).map((record) => `msg_${record.slice(0, 20)}`);
-    reads.hget(spaceKeys(spaceId).message(own[0]!), 'text');
-    return own;
+  return found.map(({ thread, newest, docs }) => {
+    const text = replies[at++];
+    const older = replies.slice(at, (at += docs.length - 1)).map((body) => `msg_${body}`);
+    return { thread, message_ids: [newest, ...older], snippet: snippet(text || thread.subject, terms) };
   });
-  const texts = await execAll<string | null>(reads);
-  return found.map(({ thread }, i) => ({ thread, message_ids: ids[i]!, snippet: snippet(texts[i] || thread.subject, terms) }));
 }
