@@ -209,6 +209,7 @@ async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms:
   return found.map(({ thread, newest, docs }) => {
     const text = replies[at++];
     const older = replies.slice(at, (at += docs.length - 1)).map((body) => `msg_${body}`);
-    return { thread, message_ids: [newest, ...older], snippet: snippet(text || thread.subject, terms) };
+    // A corrected draft is a document per version: one id for them all.
+    return { thread, message_ids: [...new Set([newest, ...older])], snippet: snippet(text || thread.subject, terms) };
   });
 }

@@ -162,3 +162,14 @@ t.test('the index is erased with the space', async (t) => {
   t.equal(await eraseSpace(svc.rt, space.spaceId, Date.parse(confirmed.body.closes_at)), true);
   t.equal(await indexed(), 0, 'nothing of the index is left');
 });
+
+t.test('a corrected draft is found by its new words, once', async (t) => {
+  const draft = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('corrige'), subject: 'Premier jet', text: 'Parlons de gouttières.', requires_approval: true });
+  t.equal(draft.body.status, 'draft');
+  const id = draft.body.message.id;
+  const updated = await svc.call(s.apiKey, 'update_draft', { message_id: id, text: 'Parlons de lucarnes.' });
+  t.equal(updated.status, 200, JSON.stringify(updated.body));
+  t.same((await search({ query: 'lucarnes' })).items.map((item) => item.message_ids), [[id]]);
+  t.same((await search({ query: 'jet' })).items.map((item) => item.message_ids), [[id]], 'one id for both versions');
+  t.same(await threadsFound('gouttieres'), [draft.body.thread.id], 'the first words still find it');
+});
