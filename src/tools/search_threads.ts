@@ -5,7 +5,7 @@ import { threadView } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { MailboxError } from '../errors.js';
 import { queryTerms } from '../mail/words.js';
-import { plural, quote } from '../texts.js';
+import { OUTSIDE_CONTENT, plural, quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { Cursor, Id, Input, Limit, NextCursor, Output, ThreadSchema } from './schemas.js';
 
@@ -59,5 +59,7 @@ export default defineTool({
   text: (out) =>
     `${plural(out.items.length, 'fil trouvé', 'fils trouvés')}` +
     (out.items.length ? ' : ' + out.items.map((item) => `${item.thread.id} ${quote(item.thread.subject)} (${item.snippet})`).join(' ; ') : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+    (out.next_cursor ? '. Suite avec next_cursor.' : '.') +
+    // Snippets of received mail are a stranger's words.
+    (out.items.length ? ` ${OUTSIDE_CONTENT}` : ''),
 });
