@@ -123,6 +123,20 @@ function keysOf(spaceId: string) {
     codeSends: `${tag}:codes:sent`,
     /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
     rateBucket: (tokenHash: string) => `${tag}:rate:${tokenHash}`,
+    /**
+     * The search index (actors/search.ts, docs/architecture.md "Search"), written by the scripts that store
+     * messages. string: one 40-character record per indexed message, `<message id body><thread id body>`;
+     * a message's document number is its record's rank.
+     */
+    searchDocs: `${tag}:s:docs`,
+    /** sorted set (score 0, lex): every indexed word, for the last word of a query, a prefix. */
+    searchWords: `${tag}:s:words`,
+    /** string: the document numbers (3 bytes each, big-endian, ascending) of the messages holding a word. */
+    searchWord: (word: string) => `${tag}:s:w:${word}`,
+    /** string: the same for the messages of an inbox (a restricted key searches only its inboxes). */
+    searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
+    /** string: the same for the messages of a thread (a thread is shown once, where its newest match is). */
+    searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
     /** hash: journal line id -> line JSON. */
     journal: `${tag}:journal`,
     /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */

@@ -138,6 +138,11 @@ export const EXAMPLES: Record<string, Example> = {
     const { filter } = await succeed(svc, apiKey, 'add_filter', { direction: 'receive', action: 'block', value: `${unique('retire')}.test` });
     return { filter_id: (filter as { id: string }).id };
   },
+  // The self-send's subject (selfSendArgs): a match, so the answer has an item to check against the schema.
+  search_threads: async (ctx) => {
+    await selfSend(ctx);
+    return { query: 'essai', limit: 5 };
+  },
 };
 
 let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;
