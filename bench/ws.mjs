@@ -3,7 +3,8 @@
 //  - push latency, emission to socket: one subscribed socket, events emitted one at a time (the next
 //    once the last arrived), from just before the emitting script is called to the client's receipt;
 //    p50/p99, alone, then again while the front end holds the idle sockets below;
-//  - idle sockets held by one front end (`mailbox serve --role http` on uWS, its own process): SOCKETS
+//  - idle sockets held by one front end (`mailbox serve --role http`, its own process, on uWS or with
+//    BENCH_WS_ENGINE=node on node:http and the ws package): SOCKETS
 //    sockets over SPACES spaces, each authenticated and subscribed (so SPACES blocking readers), and
 //    the process's RSS before and after.
 // `--smoke`: a few hundred events and sockets, seconds, no target: it checks the benchmark still runs.
@@ -22,6 +23,8 @@ const smoke = process.argv.includes('--smoke');
 const SOCKETS = Number(process.env.BENCH_WS_SOCKETS ?? (smoke ? 200 : 10_000));
 const SPACES = Number(process.env.BENCH_WS_SPACES ?? (smoke ? 4 : 100));
 const EVENTS = Number(process.env.BENCH_WS_EVENTS ?? (smoke ? 100 : 2_000));
+/** `uws` (the default engine on Node 20) or `node` (node:http and the ws package's server). */
+const ENGINE = process.env.BENCH_WS_ENGINE ?? 'uws';
 /** Sockets opening at once. */
 const OPENING = 200;
 const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-ws-'));
@@ -62,7 +65,7 @@ const env = {
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
   PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 20 } }),
   LOG_LEVEL: 'warn',
-  HTTP_ENGINE: 'uws',
+  HTTP_ENGINE: ENGINE,
   // Every socket authenticates: the per-key limiter would measure itself.
   RATE_LIMIT_BURST: '100000000',
   RATE_LIMIT_PER_SECOND: '100000000',
@@ -145,7 +148,7 @@ console.log('|---|---|');
 console.log(latencyRow('alone', alone));
 console.log(latencyRow(`beside ${SOCKETS} idle sockets`, beside));
 console.log(
-  `| ${SOCKETS} idle sockets on one front end (uWS), ${SPACES} spaces (${SPACES} blocking readers) | opened and subscribed in ${openSeconds.toFixed(1)} s; ` +
+  `| ${SOCKETS} idle sockets on one front end (${ENGINE === 'uws' ? 'uWS' : 'node:http + ws'}), ${SPACES} spaces (${SPACES} blocking readers) | opened and subscribed in ${openSeconds.toFixed(1)} s; ` +
     `RSS ${rssBefore.toFixed(0)} MiB before, ${rssAfter.toFixed(0)} MiB after: ${(((rssAfter - rssBefore) * 1024) / SOCKETS).toFixed(1)} KiB a socket |`,
 );
 for (const ws of idle) ws.terminate();

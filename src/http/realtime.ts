@@ -299,7 +299,10 @@ export function createRealtime(rt: Runtime): Realtime {
       session.ws = ws;
       sessions.add(session);
       realtimeSocketOpened();
-      if (session.bearer !== null) return enqueue(session, () => login(session, session.bearer));
+      const bearer = session.bearer;
+      // The secret is not kept past its one use.
+      session.bearer = null;
+      if (bearer !== null) return enqueue(session, () => login(session, bearer));
       session.authTimer = setTimeout(() => {
         if (!session.access) end(session, CLOSE.unauthorized, new MailboxError('unauthorized', null, { reason: `aucun message auth dans les ${authTimeoutMs / 1000} s.` }));
       }, authTimeoutMs);
