@@ -4,31 +4,20 @@
  * tools, refreshes, and stops at revoke_key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { connectByOAuth } from '../helpers/oauth.js';
+import { connectByOAuth, startDocumentServer } from '../helpers/oauth.js';
 import { mondayMorning, startService } from '../helpers/service.js';
-import { makeCertificate } from '../helpers/webhooks.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-oauth-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
 
-// The Client ID Metadata Document's server: https on loopback, trusted through the webhook guard's test switches.
-const certificate = makeCertificate();
-t.teardown(() => rmSync(certificate.dir, { recursive: true, force: true }));
-let documentBody = '';
-const documents = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' }).end(documentBody);
-});
-await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
-t.teardown(() => documents.close());
-const documentUrl = `https://localhost:${(documents.address() as { port: number }).port}/assistant.json`;
+const documents = await startDocumentServer();
 
 const clock = mondayMorning();
-const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: certificate.caFile } });
+const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, ...documents.env } });
 const MINUTE = 60_000;
 let people = 0;
 const person = (): string => `humain${++people}-${Date.now()}@exemple.fr`;
@@ -74,18 +63,18 @@ t.test('from nothing to tools/call, a refresh, then revoke_key ends it', async (
 t.test('the same with a Client ID Metadata Document served over https', async (t) => {
   const email = person();
   const { apiKey } = await svc.space({ human: email });
-  documentBody = JSON.stringify({
-    client_id: documentUrl,
+  documents.serve(JSON.stringify({
+    client_id: documents.url,
     client_name: 'Assistant publié',
     redirect_uris: ['http://127.0.0.1:9/callback'],
     token_endpoint_auth_method: 'none',
-  });
-  const { client, provider } = await connectByOAuth(svc, email, { clientMetadataUrl: documentUrl, permissions: ['read'] });
-  t.equal(provider.information?.client_id, documentUrl, 'the document URL is the client_id: no registration');
+  }));
+  const { client, provider } = await connectByOAuth(svc, email, { clientMetadataUrl: documents.url, permissions: ['read'] });
+  t.equal(provider.information?.client_id, documents.url, 'the document URL is the client_id: no registration');
   const settings = await client.callTool({ name: 'get_settings', arguments: {} });
   t.match(settings.structuredContent, { key: { name: 'Assistant publié', permissions: ['read'] } });
   const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
-  t.match(keys.find((key: { kind: string }) => key.kind === 'connection'), { client_id: documentUrl, redirect_host: '127.0.0.1:9' });
+  t.match(keys.find((key: { kind: string }) => key.kind === 'connection'), { client_id: documents.url, redirect_host: '127.0.0.1:9' });
 });
 
 t.test('a second allowance of one client gets a unique name; actions are journaled with it', async (t) => {

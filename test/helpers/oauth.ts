@@ -4,12 +4,16 @@
  * over real HTTP (the sign-in with the code from the outbox, the consent form submitted as a browser
  * would, its hidden fields included).
  */
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:https';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import t from 'tap';
 import type { TestService } from './service.js';
 import { signIn } from './signin.js';
+import { makeCertificate } from './webhooks.js';
 
 /** Where the test client says it receives its code: never connected to, the 303's Location is read instead. */
 export const TEST_REDIRECT = 'http://127.0.0.1:9/callback';
@@ -137,3 +141,25 @@ export async function connectByOAuth(
   return { client: connected, provider, transport, cookie: outcome.cookie };
 }
 
+
+/**
+ * Where a test publishes a Client ID Metadata Document: https on loopback with a certificate of its
+ * own, which the service trusts through the webhook guard's test switches (`env` below).
+ */
+export async function startDocumentServer(): Promise<{ url: string; env: Record<string, string>; serve(body: string): void }> {
+  const certificate = makeCertificate();
+  let body = '{}';
+  const server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.close();
+    rmSync(certificate.dir, { recursive: true, force: true });
+  });
+  return {
+    url: `https://localhost:${(server.address() as { port: number }).port}/client.json`,
+    env: { WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: certificate.caFile },
+    serve(next) {
+      body = next;
+    },
+  };
+}

@@ -63,7 +63,7 @@ function model(rt: Runtime) {
         if (error instanceof OAuthRefusal) return null;
         throw error;
       });
-      return client && { id: client.client_id, grants: ['authorization_code', 'refresh_token'], redirectUris: client.redirect_uris, source: client };
+      return client && { id: client.client_id, grants: GRANT_TYPES, redirectUris: client.redirect_uris, source: client };
     },
     async validateScope(user: Grantee, _client: OAuth2Server.Client, scope?: string[]) {
       return user.consent ? user.consent.request.permissions : scope?.length ? scope : false;
@@ -158,7 +158,8 @@ export function oauthServer(rt: Runtime): OAuth2Server {
 export function libraryRefusal(error: unknown): OAuthRefusal {
   if (error instanceof OAuthRefusal) return error;
   if (!(error instanceof OAuth2Server.OAuthError) || error.name === 'server_error') throw (error as { inner?: unknown })?.inner ?? error;
-  const code = error.name as OAuthErrorCode;
+  // RFC 6749 5.2 names a redirect_uri unlike the authorization request's `invalid_grant`; the library says invalid_request.
+  const code = (/`redirect_uri` is invalid/.test(error.message) ? 'invalid_grant' : error.name) as OAuthErrorCode;
   return new OAuthRefusal(code, DESCRIPTIONS[code] ?? error.message, error.code);
 }
 
@@ -169,10 +170,14 @@ export function checkResource(rt: Runtime, resource: string | null | undefined):
   }
 }
 
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
+
 /** `POST /oauth/token`: authorization_code (PKCE S256) or refresh_token. */
 export async function tokenEndpoint(rt: Runtime, server: OAuth2Server, request: IncomingRequest, body: Buffer): Promise<Reply> {
   const fields = Object.fromEntries(readForm(body));
   try {
+    // Before the library, which asks other grants for a client secret first and answers invalid_client.
+    if (fields.grant_type && !GRANT_TYPES.includes(fields.grant_type)) throw new OAuthRefusal('unsupported_grant_type', DESCRIPTIONS.unsupported_grant_type!);
     checkResource(rt, fields.resource);
     const response = new OAuth2Server.Response();
     await server.token(new OAuth2Server.Request({ method: request.method, headers: request.headers, query: {}, body: fields }), response);
