@@ -78,6 +78,13 @@ t.test('the metadata documents', async (t) => {
   t.same(await (await fetch(`${svc.url}/.well-known/oauth-protected-resource`)).json(), prm, 'both well-known paths');
   const as = await (await fetch(`${svc.url}/.well-known/oauth-authorization-server`)).json();
   t.match(as, { issuer: svc.url, code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'], client_id_metadata_document_supported: true });
+  const preflight = await fetch(`${svc.url}/oauth/register`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+  t.equal(preflight.status, 204, 'browser clients may register (CORS preflight)');
+  t.equal(preflight.headers.get('access-control-allow-origin'), '*');
+  t.match(preflight.headers.get('access-control-allow-headers'), 'mcp-protocol-version');
+  const wrongMethod = await fetch(`${svc.url}/oauth/token`);
+  t.equal(wrongMethod.status, 405);
+  t.equal((await fetch(`${svc.url}/.well-known/oauth-authorization-server`)).headers.get('access-control-allow-origin'), '*');
 });
 
 t.test('an unknown client or an unregistered redirect URI is an error page, never a redirect', async (t) => {

@@ -17,8 +17,15 @@ import { oauthJson, OAuthRefusal, refusalReply } from './refusal.js';
 
 /** Client metadata, a token request: small. */
 const MAX_BODY_BYTES = 16 * 1024;
-/** Read by browser-based clients too (the token and revocation forms are CORS-simple requests). */
+/** Read by browser-based clients too (the MCP Inspector's web UI runs the flow from the page). */
 const OPEN = { 'access-control-allow-origin': '*' };
+/** A browser's preflight before a JSON POST or a GET with the MCP-Protocol-Version header; other methods are 405. */
+const PREFLIGHT = {
+  ...OPEN,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization, mcp-protocol-version',
+  'access-control-max-age': '86400',
+};
 
 /** Where a client learns that `/mcp` is protected, and by whom (RFC 9728). */
 export const resourceMetadataUrl = (rt: Runtime): string => `${rt.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -63,8 +70,25 @@ function serveJson(rt: Runtime, res: HttpResponse, req: HttpRequest, work: (requ
     .then((reply) => send(res, request, { ...reply, headers: { ...reply.headers, ...OPEN } }));
 }
 
+const CROSS_ORIGIN_PATHS = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+  '/oauth/register',
+  '/oauth/token',
+  '/oauth/revoke',
+];
+
 export function oauthRoutes(app: TemplatedApp, rt: Runtime): void {
   const server = oauthServer(rt);
+  // Registered first as `any`: each path's GET or POST below takes precedence (a method's route before `any`'s).
+  for (const path of CROSS_ORIGIN_PATHS) {
+    app.any(path, (res, req) => {
+      const request = readRequest(res, req);
+      const preflight = request.method === 'OPTIONS';
+      send(res, request, { status: preflight ? 204 : 405, body: '', headers: preflight ? PREFLIGHT : { ...OPEN, allow: 'GET, POST, OPTIONS' } });
+    });
+  }
   const metadata = (document: (rt: Runtime) => unknown) => (res: HttpResponse, req: HttpRequest) =>
     serveJson(rt, res, req, async () => oauthJson(200, document(rt), { 'cache-control': 'max-age=3600' }));
   app.get('/.well-known/oauth-protected-resource', metadata(protectedResource));
