@@ -1,7 +1,8 @@
 /**
  * OAuth clients (assistant connectors), service-wide: each under its own tag (globalKeys.oauthClient,
  * named by the sha256 of its client_id), never in a space. Two kinds: a client that registered itself
- * (RFC 7591, client_id `mcl_...`), kept 30 days past its last token; and a Client ID Metadata Document
+ * (RFC 7591, client_id `mcl_...`), kept a day until its first token, then 30 days past its last
+ * one (registration is open to anyone: unused registrations go away on their own); and a Client ID Metadata Document
  * (an https client_id), fetched by the front end and kept an hour. Public clients only: no secret.
  */
 import { randomBase62 } from '../src/ids.js';
@@ -20,6 +21,7 @@ export interface OAuthClient {
 }
 
 export const CLIENT_RULES = {
+  unusedMs: 24 * 3600_000,
   registeredMs: 30 * 24 * 3600_000,
   documentMs: 3600_000,
 } as const;
@@ -34,7 +36,7 @@ export async function registerClient(rt: Runtime, metadata: { client_name: strin
     source: 'registered',
     client_id_issued_at: Math.floor(rt.clock.now() / 1000),
   };
-  await rt.redis.set(keyOf(client.client_id), JSON.stringify(client), 'PX', CLIENT_RULES.registeredMs);
+  await rt.redis.set(keyOf(client.client_id), JSON.stringify(client), 'PX', CLIENT_RULES.unusedMs);
   return client;
 }
 

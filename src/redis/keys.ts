@@ -165,7 +165,7 @@ export const globalKeys = {
   human: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}`,
   /**
    * string JSON, expiring: an OAuth client by sha256 of its client_id (actors/oauth-clients.ts): one that
-   * registered (RFC 7591), kept 30 days past its last token, or a Client ID Metadata Document fetched
+   * registered (RFC 7591), kept a day until its first token then 30 days past its last, or a Client ID Metadata Document fetched
    * from its https client_id, kept an hour.
    */
   oauthClient: (clientIdHash: string) => `${KEY_PREFIX}:{ocl:${clientIdHash}}`,
