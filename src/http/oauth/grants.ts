@@ -181,7 +181,8 @@ export async function tokenEndpoint(rt: Runtime, server: OAuth2Server, request: 
     checkResource(rt, fields.resource);
     const response = new OAuth2Server.Response();
     await server.token(new OAuth2Server.Request({ method: request.method, headers: request.headers, query: {}, body: fields }), response);
-    return oauthJson(200, response.body);
+    // The token's life as stored, not the library's count down from the wall clock (3599 a millisecond later).
+    return oauthJson(200, { ...response.body, expires_in: CONNECTION_RULES.accessTokenMs / 1000 });
   } catch (error) {
     return refusalReply(libraryRefusal(error));
   }
