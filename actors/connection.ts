@@ -52,6 +52,12 @@ export interface ConnectionRequest {
   inboxIds: string[] | null;
 }
 
+/** Where a redirect URI returns to, as the human reads it: the host, or for an app's own scheme the scheme too (`cursor://oauth`). */
+export function redirectHost(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : `${url.protocol}//${url.host}`;
+}
+
 export const newSecret = (spaceId: string, kind: SecretKind): string => keySecret(spaceId, randomBase62(32), kind);
 
 /**
@@ -74,7 +80,7 @@ export async function createConnection(rt: Runtime, spaceId: string, human: Acto
     prefix: keySecret(spaceId, '', 'mbt').slice(0, 12),
     token_hash: '',
     client_id: request.clientId,
-    redirect_host: new URL(request.redirectUri).host,
+    redirect_host: redirectHost(request.redirectUri),
   };
   const grant: CodeGrant = {
     key_id: key.id,

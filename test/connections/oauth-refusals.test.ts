@@ -238,6 +238,10 @@ t.test('registration refusals', async (t) => {
   t.equal((await register({ redirect_uris: [TEST_REDIRECT], grant_types: ['client_credentials'] })).body.error, 'invalid_client_metadata');
   const ok = await register({ client_name: 'Client', redirect_uris: ['cursor://oauth/callback', 'https://a.example/cb'] });
   t.equal(ok.status, 201);
+  const s = await setup();
+  const page = await fetch(authorizeUrl({ ...s.params, client_id: ok.body.client_id, redirect_uri: 'cursor://oauth/callback' }), { headers: { cookie: s.cookie } });
+  t.match(await page.text(), '<strong>cursor://oauth</strong>', "an app's own scheme is shown with its scheme");
+  t.match(page.headers.get('content-security-policy'), "form-action 'self' cursor:");
   t.match(ok.body, { client_id: /^mcl_/, token_endpoint_auth_method: 'none' });
   t.notOk('client_secret' in ok.body);
 });

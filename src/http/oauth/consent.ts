@@ -8,6 +8,7 @@
  * token derived from the session; the page is never framed (src/http/pages.ts).
  */
 import OAuth2Server from '@node-oauth/oauth2-server';
+import { redirectHost } from '../../../actors/connection.js';
 import { listLiveInboxes } from '../../../actors/inbox.js';
 import { humanAccess } from '../../../actors/human-session.js';
 import { humanActor } from '../../../actors/journal.js';
@@ -106,7 +107,7 @@ async function consentPage(rt: Runtime, signedIn: SignedIn, checked: Checked, pa
   return page(status, 'Connecter un assistant',
     (problem ? `<p class="error">${escapeHtml(problem)}</p>` : '') +
     `<p>L'application <strong>${escapeHtml(client.client_name)}</strong>${origin} demande à accéder à l'espace <strong>${escapeHtml(signedIn.space.name)}</strong>.</p>` +
-    `<p>Si vous l'autorisez, elle recevra son accès sur <strong>${escapeHtml(new URL(redirectUri).host || redirectUri)}</strong>.</p>` +
+    `<p>Si vous l'autorisez, elle recevra son accès sur <strong>${escapeHtml(redirectHost(redirectUri))}</strong>.</p>` +
     `<form method="post" action="/oauth/authorize">${hiddenFields({ ...params, redirect_uri: redirectUri, csrf: csrfToken(signedIn.session, CSRF_PURPOSE) })}` +
     `<fieldset><legend>Permissions</legend>${permissionBoxes}</fieldset>${inboxBoxes}` +
     `<p class="note">La validation (approve) permet d'approuver les envois et de gérer les clés : ne la donnez qu'à un assistant de confiance. ` +
