@@ -7,13 +7,13 @@
 import { asMailboxError } from '../../errors.js';
 import { PERMISSIONS } from '../../records.js';
 import type { Runtime } from '../../runtime.js';
-import { readBody, readRequest, send, type IncomingRequest, type Reply } from '../io.js';
+import { jsonReply, readBody, readRequest, send, type IncomingRequest, type Reply } from '../io.js';
 import { servePage } from '../pages.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../uws.js';
 import { registerEndpoint } from './clients.js';
 import { authorizeDecision, authorizePage } from './consent.js';
 import { oauthServer, resourceOf, revokeEndpoint, tokenEndpoint } from './grants.js';
-import { oauthJson, OAuthRefusal, refusalReply } from './refusal.js';
+import { OAuthRefusal, refusalReply } from './refusal.js';
 
 /** Client metadata, a token request: small. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -90,7 +90,7 @@ export function oauthRoutes(app: TemplatedApp, rt: Runtime): void {
     });
   }
   const metadata = (document: (rt: Runtime) => unknown) => (res: HttpResponse, req: HttpRequest) =>
-    serveJson(rt, res, req, async () => oauthJson(200, document(rt), { 'cache-control': 'max-age=3600' }));
+    serveJson(rt, res, req, async () => jsonReply(200, document(rt), { 'cache-control': 'max-age=3600' }));
   app.get('/.well-known/oauth-protected-resource', metadata(protectedResource));
   app.get('/.well-known/oauth-protected-resource/mcp', metadata(protectedResource));
   app.get('/.well-known/oauth-authorization-server', metadata(authorizationServer));
