@@ -828,6 +828,10 @@ export interface operations {
                             created_by: string | null;
                             /** @description les 12 premiers caractères du secret */
                             prefix: string;
+                            /** @description connexion : l'identifiant du client OAuth */
+                            client_id?: string;
+                            /** @description connexion : l'hôte où le client reçoit l'autorisation */
+                            redirect_host?: string;
                         };
                         mcp_url: string;
                     };
@@ -959,6 +963,10 @@ export interface operations {
                             created_by: string | null;
                             /** @description les 12 premiers caractères du secret */
                             prefix: string;
+                            /** @description connexion : l'identifiant du client OAuth */
+                            client_id?: string;
+                            /** @description connexion : l'hôte où le client reçoit l'autorisation */
+                            redirect_host?: string;
                         }[];
                     };
                 };
