@@ -32,7 +32,7 @@ export const COMPLETIONS_MAX = 64;
 /** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
 const DOCUMENTS_WALKED_MAX = 200_000;
 const THREADS_READ_MAX = 1_000;
-/** Matching documents whose threads are read per round trip. */
+/** Matching documents whose threads are read per round trip, after a first batch of one more than the page. */
 const BATCH = 64;
 /** Message ids given per thread: its newest matching ones. */
 export const MESSAGE_IDS_MAX = 50;
@@ -129,6 +129,8 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
   let walked = 0;
   /** The last document walked: everything from it up is decided. */
   let position: number | null = null;
+  // Most matches are threads of their own: a page usually needs a page's worth, and one to tell more follow.
+  let batchSize = request.limit + 1;
   while (walked < DOCUMENTS_WALKED_MAX && decided.size < THREADS_READ_MAX) {
     const batch: number[] = [];
     let step = documents.next();
@@ -136,8 +138,9 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       walked++;
       position = step.value;
       if (others.every((term) => term.has(step.value))) batch.push(step.value);
-      if (batch.length === BATCH || walked === DOCUMENTS_WALKED_MAX) break;
+      if (batch.length === batchSize || walked === DOCUMENTS_WALKED_MAX) break;
     }
+    batchSize = BATCH;
     if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
