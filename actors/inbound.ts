@@ -17,6 +17,8 @@ import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
+import { storeAttachments, type AttachmentPart } from './attachments.js';
+import type { AttachmentView } from '../src/records.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
@@ -35,7 +37,10 @@ export interface InboundMail {
   automatic: boolean;
   /** SPF, DKIM, DMARC and ARC verdicts (src/smtp/parse.ts), kept as JSON on the message. */
   auth_results: Record<string, unknown>;
-  attachments: { filename: string | null; content_type: string; size: number }[];
+  /** Every attachment and inline part, with its bytes (stored in the blob store, decisions.md 10). */
+  attachments: AttachmentPart[];
+  /** The raw message as received (kept for forwarding and audit); null when the caller has none. */
+  source: Buffer | null;
 }
 
 export interface Received {
@@ -163,6 +168,9 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     auto_reply: mail.automatic,
   });
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
+  // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
+  const attachments = await storeAttachments(rt, spaceId, mail.attachments);
+  const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source)).sha256 : '';
   const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
     message_id: messageId,
     thread_id: threadId,
@@ -177,7 +185,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     auto_reply: mail.automatic,
     received_at: nowIso,
     authentication: mail.auth_results,
-    attachments: mail.attachments,
+    attachments,
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
   });
@@ -187,12 +195,13 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     {
       inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
       threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
-      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook,
+      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, blobs: keys.blobs,
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
-      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso)).flat(),
+      [source, ...attachments.map((a) => a.sha256)].filter(Boolean).join(' '),
+      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source })).flat(),
     ],
   );
   if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
@@ -200,7 +209,10 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
 }
 
 /** The stored fields of a received message. */
-function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string): StoredMessage {
+function inboundMessage(
+  messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string,
+  blobs: { attachments: AttachmentView[]; source: string },
+): StoredMessage {
   return blankMessage({
     id: messageId,
     thread_id: threadId,
@@ -221,7 +233,8 @@ function inboundMessage(messageId: string, threadId: string, inbox: { id: string
     in_reply_to: mail.in_reply_to,
     references: JSON.stringify(mail.references),
     auth_results: JSON.stringify(mail.auth_results),
-    attachments: JSON.stringify(mail.attachments),
+    attachments: blobs.attachments.length ? JSON.stringify(blobs.attachments) : '',
+    source: blobs.source,
   });
 }
 

@@ -22,6 +22,7 @@ import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
+import { attachmentsOf } from './attachments.js';
 import type { AddressClaim } from './claims.js';
 import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
@@ -46,6 +47,7 @@ export function messageView(message: StoredMessage): MessageView {
     sent_at: message.sent_at || null,
     received_at: message.received_at || null,
     metadata: message.metadata ? (JSON.parse(message.metadata) as Record<string, unknown>) : null,
+    attachments: attachmentsOf(message),
   };
 }
 

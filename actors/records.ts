@@ -45,9 +45,12 @@ export interface StoredMessage {
   in_reply_to: string;
   references: string;
   attempts: string;
-  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts and attachment metadata, JSON. */
+  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts, JSON. */
   auth_results?: string;
+  /** The attachment objects (src/records.ts AttachmentSchema), JSON; absent or '' for none. */
   attachments?: string;
+  /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts). */
+  source?: string;
 }
 
 /** A new message's hash: every stored field, empty unless given (one shape for every writer). */

@@ -78,6 +78,11 @@ function keysOf(spaceId: string) {
      * need no entry: they are `<msg_...@domain>`, resolved from their shape (actors/inbound.ts).
      */
     messageIds: `${tag}:msgids`,
+    /**
+     * set: the SHA-256 of every blob a record of the space points to (src/blobs/): a blob of the space
+     * outside it is a crash leftover the sweep removes (actors/attachments.ts).
+     */
+    blobs: `${tag}:blobs`,
     /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
     inboxContacts: (inboxId: string) => `${tag}:inbox:${inboxId}:contacts`,
     /**

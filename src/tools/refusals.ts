@@ -48,6 +48,7 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
     'thread_loop_guard', 'encryption_unavailable', 'recipient_not_allowed',
   ],
   get_message: ['not_found'],
+  get_attachment: ['not_found', 'encryption_unavailable'],
   cancel_message: ['not_found', 'not_cancellable'],
   approve_message: [
     'payment_required', 'not_found', 'not_draft', 'revision_mismatch', 'inbox_suspended', 'domain_not_verified', 'domain_suspended',

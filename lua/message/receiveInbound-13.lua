@@ -17,6 +17,7 @@
   KEYS[10] journal        hash line id -> line JSON
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
+  KEYS[13] blobs          set of the SHA-256 of the space's blobs that records point to
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -25,7 +26,8 @@
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[13] n = number of thread field/value pairs; ARGV[14 .. 13+2n] the thread's fields and values,
+  ARGV[13] SHA-256 of the message's blobs (source, attachments), space-separated, already stored
+  ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
            written only when the thread does not exist yet; the rest: the message's fields and values.
            All written as they are (no JSON to decode)
   Returns {"stored":true,"webhook":bool} | {"duplicate":true,"message_id":...,"thread_id":...}
@@ -51,9 +53,10 @@ if dedupe ~= '' then
   redis.call('HSET', KEYS[7], dedupe, messageId .. ' ' .. threadId)
 end
 
-local threadEnd = 13 + 2 * tonumber(ARGV[13])
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 14, threadEnd)) end
+local threadEnd = 14 + 2 * tonumber(ARGV[14])
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 15, threadEnd)) end
 redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV))
+for sha in string.gmatch(ARGV[13], '%S+') do redis.call('SADD', KEYS[13], sha) end
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
