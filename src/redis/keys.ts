@@ -184,6 +184,7 @@ export const QUEUE_PREFIX = {
   domains: `${KEY_PREFIX}:{q:domains}`,
   send: `${KEY_PREFIX}:{q:send}`,
   erase: `${KEY_PREFIX}:{q:erase}`,
+  blobs: `${KEY_PREFIX}:{q:blobs}`,
 } as const;
 
 /** Every key of a space matches this (its hash tag puts them in one Cluster slot): erasure SCANs it. */
