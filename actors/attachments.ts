@@ -8,7 +8,8 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
-import { blobKey, hashOfBlob } from '../src/blobs/store.js';
+import { blobKey, hashOfBlob, sha256Of } from '../src/blobs/store.js';
+import { checkFilename, checkNotRunnable, decodeBase64, settledType } from '../src/mail/attachment-rules.js';
 import type { AttachmentView } from '../src/records.js';
 import { readMessage, type StoredMessage } from './records.js';
 
@@ -23,6 +24,82 @@ export interface AttachmentPart {
 
 /** A blob younger than this may belong to a record still being written: the sweep leaves it. */
 export const SWEEP_GRACE_MS = 3600 * 1000;
+
+/** A file of an outgoing message as the caller gives it (send_email, reply_to_thread, update_draft). */
+export type AttachmentInput = { filename: string; content_type?: string; content_base64: string } | { attachment_id: string };
+
+/** A checked outgoing file: new bytes to store, or a received file of the space (already stored). */
+export interface OutgoingFile {
+  filename: string | null;
+  content_type: string;
+  size: number;
+  sha256: string;
+  /** null: forwarded, its blob is in the store already. */
+  content: Buffer | null;
+}
+
+/** The names of the new files, for the secret check (secret_in_message applies to file names). */
+export const attachmentNames = (inputs: AttachmentInput[] | undefined): string =>
+  (inputs ?? []).map((input) => ('filename' in input ? input.filename : '')).join('\n');
+
+const overLimit = (filename: string | null, max: number) =>
+  new MailboxError('attachment_refused', { filename: filename ?? '', reason: `les fichiers dépassent ${max} octets au total` });
+
+/**
+ * Checks the files of an outgoing message (src/mail/attachment-rules.ts) and finds the forwarded ones
+ * among the received files of the space the key may read (`not_found` otherwise). Nothing is written.
+ */
+export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds: string[] | null, inputs: AttachmentInput[]): Promise<OutgoingFile[]> {
+  const files: OutgoingFile[] = [];
+  let total = 0;
+  for (const input of inputs) {
+    let file: OutgoingFile;
+    if ('attachment_id' in input) {
+      const messageId = await rt.redis.hget(spaceKeys(spaceId).receivedAttachments, input.attachment_id);
+      const message = messageId ? await readMessage(rt, spaceId, messageId) : null;
+      const received = message && (!inboxIds || inboxIds.includes(message.inbox_id)) ? attachmentsOf(message).find((a) => a.id === input.attachment_id) : undefined;
+      if (!received) throw new MailboxError('not_found', null, { reason: `La pièce jointe ${input.attachment_id} n'existe pas pour cette clé.` });
+      checkNotRunnable(received.filename ?? '', received.content_type);
+      file = { filename: received.filename, content_type: received.content_type, size: received.size, sha256: received.sha256, content: null };
+    } else {
+      checkFilename(input.filename);
+      const content = decodeBase64(input.content_base64);
+      if (!content) throw new MailboxError('invalid_argument', { parameter: 'attachments' }, { reason: `content_base64 de « ${input.filename} » n'est pas du base64.` });
+      const contentType = await settledType(input.filename, input.content_type, content);
+      checkNotRunnable(input.filename, contentType);
+      file = { filename: input.filename, content_type: contentType, size: content.length, sha256: sha256Of(content), content };
+    }
+    total += file.size;
+    if (total > rt.config.attachmentMaxBytes) throw overLimit(file.filename, rt.config.attachmentMaxBytes);
+    files.push(file);
+  }
+  return files;
+}
+
+/** Stores the new bytes of checked outgoing files (durable once this resolves) and answers their attachment objects. */
+export async function storeOutgoingFiles(rt: Runtime, spaceId: string, files: OutgoingFile[]): Promise<AttachmentView[]> {
+  const views: AttachmentView[] = [];
+  for (const file of files) {
+    if (file.content) await rt.ports.blobs.put(spaceId, file.content);
+    views.push({ id: rt.ids.next('attachment'), filename: file.filename, content_type: file.content_type, size: file.size, inline: false, content_id: null, sha256: file.sha256 });
+  }
+  return views;
+}
+
+/** The same files in the same order (names, types, bytes), whatever their attachment ids. */
+export const sameFiles = (a: AttachmentView[], b: AttachmentView[]): boolean =>
+  a.length === b.length && a.every((file, i) => file.filename === b[i]!.filename && file.content_type === b[i]!.content_type && file.sha256 === b[i]!.sha256);
+
+/** The bytes of a message's files, for its MIME (the send worker). */
+export async function attachmentFiles(rt: Runtime, spaceId: string, message: Pick<StoredMessage, 'attachments'>): Promise<{ view: AttachmentView; content: Buffer }[]> {
+  const files: { view: AttachmentView; content: Buffer }[] = [];
+  for (const view of attachmentsOf(message)) {
+    const content = await rt.ports.blobs.get(blobKey(spaceId, view.sha256));
+    if (!content) throw new Error(`blob ${view.sha256} of a message of ${spaceId} is missing from the blob store`);
+    files.push({ view, content });
+  }
+  return files;
+}
 
 /** Writes every part to the blob store (durable once this resolves) and answers their attachment objects. */
 export async function storeAttachments(rt: Runtime, spaceId: string, parts: AttachmentPart[]): Promise<AttachmentView[]> {

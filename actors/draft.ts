@@ -16,6 +16,7 @@ import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
 import type { StoredMessage } from './records.js';
+import { attachmentsOf, sameFiles, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
@@ -25,15 +26,22 @@ export interface DraftChanges {
   subject?: string;
   text?: string;
   html?: string;
+  /** The draft's new files (checked, actors/attachments.ts): they replace its list. */
+  attachments?: OutgoingFile[];
 }
 
 /** Writes the fields that differ from the draft as it is; nothing differs: nothing written, same revision. */
-export async function updateDraft(rt: Runtime, access: Access, messageId: string, changes: DraftChanges): Promise<StoredMessage> {
+export async function updateDraft(rt: Runtime, access: Access, messageId: string, { attachments: files, ...given }: DraftChanges): Promise<StoredMessage> {
   const keys = spaceKeys(access.space.id);
   const first = await visibleMessage(rt, access, messageId);
+  // Durable before the script points to them; the same bytes are the same blob, whatever the retries.
+  const views = files && (await storeOutgoingFiles(rt, access.space.id, files));
+  const changes = { ...given, ...(views ? { attachments: views.length ? JSON.stringify(views) : '' } : {}) };
   const reply = await untilFresh(rt, access.space.id, first, async (m): Promise<{ message: StoredMessage } | Stale> => {
     if (m.status !== 'draft') throw new MailboxError('not_draft');
-    const changed = Object.fromEntries(Object.entries(changes).filter(([field, value]) => value !== undefined && m[field as keyof DraftChanges] !== value));
+    const changed = Object.fromEntries(
+      Object.entries(changes).filter(([field, value]) => value !== undefined && (field === 'attachments' ? !sameFiles(attachmentsOf(m), views!) : m[field as keyof StoredMessage] !== value)),
+    );
     if (!Object.keys(changed).length) return { message: m };
     // The line says what changed, never the text itself: the draft shows it.
     const line = prepareLine(rt, 'draft.updated', actorOf(access), messageRefs(m), {
@@ -44,8 +52,11 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
     });
     return rt.scripts.run(
       'message/updateDraft',
-      { message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex },
-      [m.revision, JSON.stringify(changed), ...lineArgs(line)],
+      {
+        message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal,
+        journalIndex: keys.journalIndex, blobs: keys.blobs,
+      },
+      [m.revision, JSON.stringify(changed), ...lineArgs(line), changed.attachments ? views!.map((view) => view.sha256).join(' ') : ''],
     );
   });
   return reply.message;

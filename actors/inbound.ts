@@ -196,11 +196,12 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
       inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
       threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
       events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, blobs: keys.blobs,
+      attachments: keys.receivedAttachments,
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
-      [source, ...attachments.map((a) => a.sha256)].filter(Boolean).join(' '),
+      [source, ...attachments.map((a) => `${a.id}:${a.sha256}`)].filter(Boolean).join(' '),
       threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source })).flat(),
     ],
   );

@@ -22,7 +22,7 @@ import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
-import { attachmentsOf } from './attachments.js';
+import { attachmentsOf, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
 import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
@@ -69,6 +69,8 @@ export interface OutboundSpec {
   idempotency_key: string | null;
   /** Hash of every parameter but the idempotency key (decisions.md 4: "same content"). */
   content_hash: string;
+  /** Checked files (actors/attachments.ts): stored before the script, unless a dry run. */
+  attachments: OutgoingFile[];
   dry_run: boolean;
 }
 
@@ -139,7 +141,10 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const day = parisDay(now);
   const nowIso = iso(now);
   const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
+  // Durable before the script points to them; a dry run stores nothing (the files were checked).
+  const attachments = spec.dry_run ? [] : await storeOutgoingFiles(rt, space.id, spec.attachments);
   const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
+  message.attachments = attachments.length ? JSON.stringify(attachments) : '';
   const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
   const kind = draft ? 'draft.created' : 'message.queued';
@@ -156,14 +161,14 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       inboxDrafts: keys.inboxDrafts(inbox.id), keySent: keys.keySentOn(day), idempotency: idemKey, message: keys.message(messageId),
       thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId), threadOutbound: keys.threadOutbound(threadId),
       threads: keys.threads, suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
-      webhook: keys.webhook,
+      webhook: keys.webhook, blobs: keys.blobs,
     },
     pushFields([
       now, nowIso, day, mode, messageId, threadId, access.key.id, access.key.daily_cap ?? 0,
       spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),
       spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
-      plan.intervals, plan.reply_intervals, ...lineArgs(line), event,
+      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, attachments.map((a) => a.sha256).join(' '),
       SCRIPT_MESSAGE_FIELDS.length,
     ], message, thread),
   );
@@ -220,7 +225,7 @@ const flag = (value: boolean): string => (value ? '1' : '0');
 const SCRIPT_MESSAGE_FIELDS = [
   'id', 'thread_id', 'inbox_id', 'direction', 'from', 'from_name', 'to', 'to_name', 'reply_to', 'subject', 'text', 'html',
   'metadata', 'auto_reply', 'status_code', 'created_at', 'sent_at', 'received_at', 'send_after', 'test', 'key_id',
-  'message_id_header', 'in_reply_to', 'references', 'attempts',
+  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments',
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**

@@ -47,8 +47,8 @@ export interface StoredMessage {
   attempts: string;
   /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts, JSON. */
   auth_results?: string;
-  /** The attachment objects (src/records.ts AttachmentSchema), JSON; absent or '' for none. */
-  attachments?: string;
+  /** The attachment objects (src/records.ts AttachmentSchema), JSON; '' (or absent, older messages) for none. */
+  attachments: string;
   /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts). */
   source?: string;
 }
@@ -58,7 +58,7 @@ export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'i
   return {
     from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
     status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
-    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0',
+    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '',
     ...fields,
   };
 }

@@ -432,7 +432,7 @@ export interface paths {
         put?: never;
         /**
          * update_draft
-         * @description Corrige l'objet, le texte ou la version HTML d'un brouillon tant qu'il n'est pas validé ; html vide retire la version HTML. Chaque correction change la révision (une validation de l'ancienne est refusée) et s'inscrit au journal avec son auteur. Le destinataire et la boîte ne changent pas : annulez (cancel_message) et écrivez un nouveau message.
+         * @description Corrige l'objet, le texte, la version HTML ou les fichiers joints d'un brouillon tant qu'il n'est pas validé ; html vide retire la version HTML, attachments remplace la liste des fichiers. Chaque correction change la révision (une validation de l'ancienne est refusée) et s'inscrit au journal avec son auteur. Le destinataire et la boîte ne changent pas : annulez (cancel_message) et écrivez un nouveau message.
          */
         post: operations["update_draft"];
         delete?: never;
@@ -2673,6 +2673,18 @@ export interface operations {
                     idempotency_key?: string;
                     /** @description tout vérifier, ne rien écrire */
                     dry_run?: boolean;
+                    /** @description au plus 10 fichiers, 10 Mo décodés au total par défaut ; exécutables et scripts refusés */
+                    attachments?: ({
+                        /** @description nom du fichier, sans chemin */
+                        filename: string;
+                        /** @description type MIME ; vérifié contre le contenu ; absent : déduit */
+                        content_type?: string;
+                        /** @description contenu en base64 */
+                        content_base64: string;
+                    } | {
+                        /** @description pièce jointe reçue dans l'espace (att_...), pour la transférer */
+                        attachment_id: string;
+                    })[];
                 };
             };
         };
@@ -2853,7 +2865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, test_recipient_not_allowed, secret_in_message, recipient_not_allowed */
+            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, test_recipient_not_allowed, secret_in_message, recipient_not_allowed, attachment_refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2920,6 +2932,18 @@ export interface operations {
                     idempotency_key?: string;
                     /** @description tout vérifier, ne rien écrire */
                     dry_run?: boolean;
+                    /** @description au plus 10 fichiers, 10 Mo décodés au total par défaut ; exécutables et scripts refusés */
+                    attachments?: ({
+                        /** @description nom du fichier, sans chemin */
+                        filename: string;
+                        /** @description type MIME ; vérifié contre le contenu ; absent : déduit */
+                        content_type?: string;
+                        /** @description contenu en base64 */
+                        content_base64: string;
+                    } | {
+                        /** @description pièce jointe reçue dans l'espace (att_...), pour la transférer */
+                        attachment_id: string;
+                    })[];
                 };
             };
         };
@@ -3100,7 +3124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, secret_in_message, recipient_not_allowed */
+            /** @description Refus : own_domain_required, recipient_suppressed, unresolved_placeholder, secret_in_message, recipient_not_allowed, attachment_refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,6 +3959,18 @@ export interface operations {
                     text?: string;
                     /** @description nouvelle version HTML ; vide : la retire */
                     html?: string;
+                    /** @description nouvelle liste des fichiers, qui remplace la précédente ; [] les retire tous */
+                    attachments?: ({
+                        /** @description nom du fichier, sans chemin */
+                        filename: string;
+                        /** @description type MIME ; vérifié contre le contenu ; absent : déduit */
+                        content_type?: string;
+                        /** @description contenu en base64 */
+                        content_base64: string;
+                    } | {
+                        /** @description pièce jointe reçue dans l'espace (att_...), pour la transférer */
+                        attachment_id: string;
+                    })[];
                 };
             };
         };
@@ -4042,7 +4078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refus : unresolved_placeholder, secret_in_message */
+            /** @description Refus : unresolved_placeholder, secret_in_message, attachment_refused */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -18,6 +18,7 @@ import { callTool } from '../tools/dispatch.js';
 import { toolByName } from '../tools/index.js';
 import {
   bearerOf,
+  bodyLimit,
   errorReply,
   jsonReply,
   parseJson,
@@ -61,12 +62,12 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
    * Reads, authenticates and answers; every failure becomes the error body of the table. `route` is the
    * pattern the metrics name; `tool` (a registry name or `unknown`) counts the request as a tool call.
    */
-  const handle = (route: string, res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>, tool?: string) => {
+  const handle = (route: string, res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>, tool?: string, maxBytes = rt.config.maxBodyBytes) => {
     const request = readRequest(res, req);
     const started = performance.now();
     let code = 'ok';
     inFlight++;
-    readBody(res, rt.config.maxBodyBytes)
+    readBody(res, maxBytes)
       .then((body) => work(request, body))
       .catch((error: unknown) => {
         const refusal = asMailboxError(error);
@@ -109,14 +110,14 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
       return jsonReply(200, output);
     };
     // An unknown name is no label: anyone could make up new ones.
-    handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown');
+    handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown', bodyLimit(rt.config, toolByName.get(tool)));
   });
 
   app.post('/mcp', (res, req) =>
     handle('/mcp', res, req, async (request, body) => {
       const access = await authenticated(request);
       return handleMcp(rt, request, body, access);
-    }),
+    }, undefined, bodyLimit(rt.config, 'mcp')),
   );
   // Stateless Streamable HTTP: no session, so no server-initiated stream (GET) and nothing to end (DELETE).
   const noStream = (res: HttpResponse, req: HttpRequest) =>

@@ -83,6 +83,8 @@ function keysOf(spaceId: string) {
      * outside it is a crash leftover the sweep removes (actors/attachments.ts).
      */
     blobs: `${tag}:blobs`,
+    /** hash: attachment id (`att_...`) of a received message -> its message id: forwarding by `{attachment_id}`. */
+    receivedAttachments: `${tag}:atts`,
     /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
     inboxContacts: (inboxId: string) => `${tag}:inbox:${inboxId}:contacts`,
     /**

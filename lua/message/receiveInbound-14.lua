@@ -18,6 +18,7 @@
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[13] blobs          set of the SHA-256 of the space's blobs that records point to
+  KEYS[14] attachments    hash attachment id -> message id of the received files (forwarding)
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -26,7 +27,8 @@
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[13] SHA-256 of the message's blobs (source, attachments), space-separated, already stored
+  ARGV[13] the message's blobs, already stored, space-separated: "<sha256>" for its source,
+           "<attachment id>:<sha256>" for each attachment
   ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
            written only when the thread does not exist yet; the rest: the message's fields and values.
            All written as they are (no JSON to decode)
@@ -56,7 +58,11 @@ end
 local threadEnd = 14 + 2 * tonumber(ARGV[14])
 if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 15, threadEnd)) end
 redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV))
-for sha in string.gmatch(ARGV[13], '%S+') do redis.call('SADD', KEYS[13], sha) end
+for blob in string.gmatch(ARGV[13], '%S+') do
+  local attachmentId, sha = string.match(blob, '^([^:]+):(.+)$')
+  if attachmentId then redis.call('HSET', KEYS[14], attachmentId, messageId) end
+  redis.call('SADD', KEYS[13], sha or blob)
+end
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
