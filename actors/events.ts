@@ -6,6 +6,11 @@
 import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
+import { replyText } from '../src/mail/content.js';
+
+/** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
+export const EVENT_TEXT_MAX = 256 * 1024;
 
 /** What the feed and the webhook carry, in the order docs/events.md lists them. */
 export const MAIL_EVENT_TYPES = [
@@ -52,8 +57,8 @@ export interface Envelope {
  * The envelope JSON for a script's ARGV. `id` comes first: appendEvent reads the stream entry's time
  * from it without decoding the whole envelope.
  */
-export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>): string {
-  const envelope: Envelope = {
+export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>, textOf?: TextFill): string {
+  const envelope: Envelope & { fill?: TextFill } = {
     id: rt.ids.next('event'),
     type,
     occurred_at: iso(rt.clock.now()),
@@ -62,7 +67,36 @@ export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subj
     data,
     v: 1,
   };
+  if (textOf) envelope.fill = textOf;
   return JSON.stringify(envelope);
+}
+
+/**
+ * A message's text is not stored again in its event (the message hash holds it; decisions.md 10): the
+ * stored envelope names the message, and the readers (readFeed, the webhook worker) put `data.text`
+ * back, with `data.reply_text` for a received message, as the message's text is when the event is read.
+ */
+export interface TextFill {
+  message_id: string;
+  reply: boolean;
+}
+
+/** Stored envelope JSONs as delivered: the ones that name a message get its text back (one pipelined read). */
+export async function completeEnvelopes(rt: Runtime, spaceId: string, jsons: string[]): Promise<string[]> {
+  const pending = jsons.map((json, index) => ({ index, parsed: json.includes('"fill":{') ? (JSON.parse(json) as Envelope & { fill?: TextFill }) : null }))
+    .filter((entry): entry is { index: number; parsed: Envelope & { fill: TextFill } } => Boolean(entry.parsed?.fill));
+  if (!pending.length) return jsons;
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const { parsed } of pending) reads.hget(keys.message(parsed.fill.message_id), 'text');
+  const texts = await execAll<string | null>(reads);
+  const complete = [...jsons];
+  pending.forEach(({ index, parsed: { fill, ...envelope } }, i) => {
+    const text = texts[i] ?? '';
+    envelope.data = { ...envelope.data, text: text.slice(0, EVENT_TEXT_MAX), ...(fill.reply ? { reply_text: replyText(text).slice(0, EVENT_TEXT_MAX) } : {}) };
+    complete[index] = JSON.stringify(envelope);
+  });
+  return complete;
 }
 
 /** The evt id of an envelope JSON, without parsing it (bodies may carry 256 KB of text). */
@@ -94,8 +128,9 @@ export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Prom
     const count = Math.min(q.limit - events.length, q.maxScanned - scanned);
     const from: string | null = position ?? q.after;
     const entries: [string, string[]][] = await rt.redis.xrange(key, from ? `(${from}` : '-', '+', 'COUNT', count);
-    for (const [id, fields] of entries) {
-      const json = fields[1]!;
+    const jsons = await completeEnvelopes(rt, spaceId, entries.map(([, fields]) => fields[1]!));
+    for (const [at, [id]] of entries.entries()) {
+      const json = jsons[at]!;
       const envelope = JSON.parse(json) as Envelope;
       const shown = envelope.type !== WEBHOOK_TEST && q.visible(envelope);
       if (shown && events.length > 0 && bytes + json.length > q.maxBytes) return { events, position };

@@ -13,7 +13,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
 import { isAddress } from '../src/sending/validate.js';
-import { replyText, subjectKey } from '../src/mail/content.js';
+import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
@@ -51,8 +51,6 @@ export interface Received {
   event: 'mail.message.received' | 'mail.thread.replied' | null;
 }
 
-/** Webhook payloads carry the text up to this size (decisions.md 9). */
-const EVENT_TEXT_MAX = 256 * 1024;
 /** How many cited Message-IDs are looked at: the newest ones decide, a huge References list does not. */
 const CITED_MAX = 20;
 /** A reply that cites none of our messages answers the latest outbound one among the thread's last this many. */
@@ -179,8 +177,6 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     from_name: mail.from_name || null,
     to: inbox.address,
     subject: mail.subject,
-    text: mail.text.slice(0, EVENT_TEXT_MAX),
-    reply_text: replyText(mail.text).slice(0, EVENT_TEXT_MAX),
     has_html: Boolean(mail.html),
     auto_reply: mail.automatic,
     received_at: nowIso,
@@ -188,7 +184,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     attachments,
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
-  });
+  }, { message_id: messageId, reply: true });
   const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',

@@ -275,9 +275,6 @@ export function figuresView(rt: Runtime, plan: string, inbox: StoredInbox, figur
   });
 }
 
-/** Webhook payloads carry the text up to this size (decisions.md 9), so receivers need no second call. */
-const EVENT_TEXT_MAX = 256 * 1024;
-
 /** The event of a message entering the queue or the drafts, with the send's metadata as given. */
 export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.queued' | 'mail.draft.created', m: StoredMessage): string {
   return prepareEvent(
@@ -287,8 +284,9 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
     { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
     {
       message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id, from: m.from, to: m.to, subject: m.subject,
-      text: m.text.slice(0, EVENT_TEXT_MAX), test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,
+      test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,
     },
+    { message_id: m.id, reply: false },
   );
 }
 

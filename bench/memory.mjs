@@ -33,6 +33,8 @@ const { authenticate, createSpace } = await load('actors/space.js');
 const { createInbox } = await load('actors/inbox.js');
 const { receiveInbound } = await load('actors/inbound.js');
 const { callTool } = await load('src/tools/dispatch.js');
+// The Redis settings the design under test asks for (none before this one).
+const { REDIS_ENCODING_ARGS = [] } = await load('src/redis/local.js');
 
 const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-memory-'));
 let redis = null;
@@ -47,7 +49,7 @@ const port = await new Promise((done) => {
     server.close(() => done(port));
   });
 });
-redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...REDIS_ENCODING_ARGS], { stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
 
 const env = {
