@@ -101,6 +101,28 @@ export async function attachmentFiles(rt: Runtime, spaceId: string, message: Pic
   return files;
 }
 
+/** A body (text or html) longer than this, in UTF-8 bytes, lives in the blob store (decisions.md 10). */
+export const BODY_INLINE_MAX_BYTES = 2048;
+
+/**
+ * A message's bodies as stored: each one over 2 KB written to the blob store (durable once this
+ * resolves) and '' in its field, named in `body_blobs`; `shas` for the space's blob set.
+ */
+export async function storeBodies(rt: Runtime, spaceId: string, bodies: { text: string; html: string }) {
+  const stored = { ...bodies, body_blobs: '', shas: [] as string[] };
+  const entries: string[] = [];
+  for (const field of ['text', 'html'] as const) {
+    const bytes = Buffer.from(bodies[field], 'utf8');
+    if (bytes.length <= BODY_INLINE_MAX_BYTES) continue;
+    const { sha256 } = await rt.ports.blobs.put(spaceId, bytes);
+    stored[field] = '';
+    entries.push(`${field}:${sha256}`);
+    stored.shas.push(sha256);
+  }
+  stored.body_blobs = entries.join(' ');
+  return stored;
+}
+
 /** Writes every part to the blob store (durable once this resolves) and answers their attachment objects. */
 export async function storeAttachments(rt: Runtime, spaceId: string, parts: AttachmentPart[]): Promise<AttachmentView[]> {
   const views: AttachmentView[] = [];

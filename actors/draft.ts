@@ -15,8 +15,8 @@ import { lineArgs, prepareLine } from './journal.js';
 import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import type { StoredMessage } from './records.js';
-import { attachmentsOf, sameFiles, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
+import { withBodies, type StoredMessage } from './records.js';
+import { attachmentsOf, sameFiles, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
@@ -50,16 +50,26 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
       html_removed: changed.html === '',
       revision: String(Number(m.revision) + 1),
     });
+    // What the hash keeps: a body over 2 KB goes to the blob store, and body_blobs names both bodies' places.
+    const written: Record<string, string> = { ...changed };
+    const shas = changed.attachments !== undefined ? views!.map((view) => view.sha256) : [];
+    if (changed.text !== undefined || changed.html !== undefined) {
+      const bodies = await storeBodies(rt, access.space.id, { text: changed.text ?? m.text, html: changed.html ?? m.html });
+      if (changed.text !== undefined) written.text = bodies.text;
+      if (changed.html !== undefined) written.html = bodies.html;
+      written.body_blobs = bodies.body_blobs;
+      shas.push(...bodies.shas);
+    }
     return rt.scripts.run(
       'message/updateDraft',
       {
         message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal,
         journalIndex: keys.journalIndex, blobs: keys.blobs,
       },
-      [m.revision, JSON.stringify(changed), ...lineArgs(line), changed.attachments ? views!.map((view) => view.sha256).join(' ') : ''],
+      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' ')],
     );
   });
-  return reply.message;
+  return (await withBodies(rt, access.space.id, [reply.message]))[0]!;
 }
 
 export interface Approval {
@@ -105,7 +115,7 @@ export async function approveMessage(rt: Runtime, access: Access, messageId: str
   );
   if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);
   return {
-    message: messageView(reply.message),
+    message: messageView((await withBodies(rt, space.id, [reply.message]))[0]!),
     estimated_send_at: iso(reply.slot),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox),
   };
@@ -134,6 +144,6 @@ export async function listDrafts(rt: Runtime, access: Access, inboxId: string | 
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
   // A draft approved or cancelled between the two reads is left out of this page.
-  const items = (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft');
+  const items = await withBodies(rt, access.space.id, (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft'));
   return { items, next: ids.length > limit ? page[page.length - 1]! : null };
 }

@@ -8,6 +8,7 @@ import { iso } from '../src/clock.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
+import { withBodies } from './records.js';
 
 /** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
 export const EVENT_TEXT_MAX = 256 * 1024;
@@ -88,8 +89,9 @@ export async function completeEnvelopes(rt: Runtime, spaceId: string, jsons: str
   if (!pending.length) return jsons;
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
-  for (const { parsed } of pending) reads.hget(keys.message(parsed.fill.message_id), 'text');
-  const texts = await execAll<string | null>(reads);
+  for (const { parsed } of pending) reads.hmget(keys.message(parsed.fill.message_id), 'text', 'body_blobs');
+  const fields = await execAll<(string | null)[]>(reads);
+  const texts = (await withBodies(rt, spaceId, fields.map(([text, bodyBlobs]) => ({ text: text ?? '', html: '', body_blobs: (bodyBlobs ?? '').split(' ').filter((entry) => entry.startsWith('text:')).join(' ') })))).map((m) => m.text);
   const complete = [...jsons];
   pending.forEach(({ index, parsed: { fill, ...envelope } }, i) => {
     const text = texts[i] ?? '';

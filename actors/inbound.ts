@@ -17,7 +17,7 @@ import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
-import { storeAttachments, type AttachmentPart } from './attachments.js';
+import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
 
 /** A received message as the SMTP side parsed it. */
@@ -169,6 +169,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
   // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
   const attachments = await storeAttachments(rt, spaceId, mail.attachments);
   const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source)).sha256 : '';
+  const bodies = await storeBodies(rt, spaceId, mail);
   const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
     message_id: messageId,
     thread_id: threadId,
@@ -197,8 +198,8 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
-      [source, ...attachments.map((a) => `${a.id}:${a.sha256}`)].filter(Boolean).join(' '),
-      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source })).flat(),
+      [source, ...attachments.map((a) => `${a.id}:${a.sha256}`), ...bodies.shas].filter(Boolean).join(' '),
+      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies })).flat(),
     ],
   );
   if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
@@ -208,7 +209,7 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
 /** The stored fields of a received message. */
 function inboundMessage(
   messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string,
-  blobs: { attachments: AttachmentView[]; source: string },
+  blobs: { attachments: AttachmentView[]; source: string; bodies: { text: string; html: string; body_blobs: string } },
 ): StoredMessage {
   return blankMessage({
     id: messageId,
@@ -222,8 +223,9 @@ function inboundMessage(
     to: inbox.address,
     reply_to: mail.reply_to && mail.reply_to !== contact ? mail.reply_to : '',
     subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
+    text: blobs.bodies.text,
+    html: blobs.bodies.html,
+    body_blobs: blobs.bodies.body_blobs,
     auto_reply: mail.automatic ? '1' : '0',
     received_at: nowIso,
     message_id_header: mail.message_id_header,

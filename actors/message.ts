@@ -22,7 +22,7 @@ import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
-import { attachmentsOf, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
+import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
 import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
@@ -145,6 +145,9 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const attachments = spec.dry_run ? [] : await storeOutgoingFiles(rt, space.id, spec.attachments);
   const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
   message.attachments = attachments.length ? JSON.stringify(attachments) : '';
+  const bodies = spec.dry_run ? null : await storeBodies(rt, space.id, message);
+  // What the hash keeps (long bodies in the blob store); the answer shows `message`, bodies whole.
+  const stored = bodies ? { ...message, text: bodies.text, html: bodies.html, body_blobs: bodies.body_blobs } : message;
   const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
   const kind = draft ? 'draft.created' : 'message.queued';
@@ -168,9 +171,9 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),
       spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
-      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, attachments.map((a) => a.sha256).join(' '),
+      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].join(' '),
       SCRIPT_MESSAGE_FIELDS.length,
-    ], message, thread),
+    ], stored, thread),
   );
   if (reply.replayed) return replay(rt, access, reply.message_id!);
   const slot = reply.slot ?? null;
@@ -225,7 +228,7 @@ const flag = (value: boolean): string => (value ? '1' : '0');
 const SCRIPT_MESSAGE_FIELDS = [
   'id', 'thread_id', 'inbox_id', 'direction', 'from', 'from_name', 'to', 'to_name', 'reply_to', 'subject', 'text', 'html',
   'metadata', 'auto_reply', 'status_code', 'created_at', 'sent_at', 'received_at', 'send_after', 'test', 'key_id',
-  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments',
+  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments', 'body_blobs',
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**

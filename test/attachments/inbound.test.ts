@@ -130,3 +130,17 @@ t.test('get_attachment refusals: an unknown attachment, another space\'s message
   t.teardown(() => void (svc.rt.config.masterKey = masterKey));
   await refused(s.apiKey, {}, 'encryption_unavailable', 503, 'no master key: no signed link');
 });
+
+t.test('a received body over 2 KB lives in the blob store and reads whole, reply_text too', async (t) => {
+  const s = await sender(svc);
+  const text = `Bonjour,\n${'voici le détail de la commande, ligne après ligne. '.repeat(80)}\nCordialement.`;
+  await inbound.send({ from: recipient('long'), to: s.address, subject: 'Très long', text });
+  const threads = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  const read = await svc.call(s.apiKey, 'get_thread', { thread_id: threads.body.items[0].id });
+  const message = read.body.messages[0];
+  t.equal(message.text.trim(), text);
+  t.match(message.reply_text, /Cordialement\.$/);
+  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).message(message.id), 'text'), '');
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  t.equal(feed.body.events.find((e: { data: { message_id: string } }) => e.data.message_id === message.id).data.text.trim(), text);
+});

@@ -156,3 +156,35 @@ t.test('the HTTP body limit rises by the base64 of ATTACHMENT_MAX_BYTES for the 
   const other = await svc.call(s.apiKey, 'get_settings', body);
   t.equal(other.body.error.code, 'payload_too_large');
 });
+
+t.test('bodies over 2 KB live in the blob store: whole in every read, in the feed and in the sent MIME; the hash stays small', async (t) => {
+  const s = await sender(svc);
+  const text = `Bonjour,\n${'une longue ligne de compte rendu, '.repeat(200)}\nfin du texte.`;
+  const html = `<p>${'un long paragraphe HTML, '.repeat(300)}</p>`;
+  const res = await send(svc, s, { subject: 'Long', text, html, requires_approval: true });
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  const id = res.body.message.id;
+  t.equal(res.body.message.text, text);
+  const stored = await svc.rt.redis.hmget(spaceKeys(s.spaceId).message(id), 'text', 'html', 'body_blobs');
+  t.same(stored.slice(0, 2), ['', ''], 'neither body in the hash');
+  t.match(stored[2], /^text:[0-9a-f]{64} html:[0-9a-f]{64}$/);
+  t.equal(await svc.rt.redis.call('OBJECT', 'ENCODING', spaceKeys(s.spaceId).message(id)), 'listpack');
+  const read = await svc.call(s.apiKey, 'get_message', { message_id: id });
+  t.equal(read.body.text, text);
+  t.equal(read.body.html, html);
+  t.equal((await svc.call(s.apiKey, 'get_thread', { thread_id: res.body.thread.id })).body.messages[0].text, text);
+  t.equal((await svc.call(s.apiKey, 'list_drafts', { inbox_id: s.inboxId })).body.items[0].text, text);
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  t.equal(feed.body.events.find((e: { data: { message_id: string } }) => e.data.message_id === id).data.text, text, 'the event carries the whole text');
+
+  const shorter = `${text}\nPS : une correction.`;
+  const updated = await svc.call(s.apiKey, 'update_draft', { message_id: id, text: shorter, html: '<p>court</p>' });
+  t.equal(updated.body.text, shorter);
+  t.match(await svc.rt.redis.hget(spaceKeys(s.spaceId).message(id), 'body_blobs'), /^text:[0-9a-f]{64}$/, 'the short html back in the hash');
+  const approved = await svc.call(s.apiKey, 'approve_message', { message_id: id, revision: updated.body.revision });
+  t.equal(approved.status, 200, JSON.stringify(approved.body));
+  t.equal(approved.body.message.text, shorter);
+  await deliverDue(svc.rt, transport, s.spaceId, s.inboxId);
+  const got = await simpleParser((await peer.next()).raw);
+  t.match(got.text, /PS : une correction\./, 'the sent text is the whole body');
+});
