@@ -104,7 +104,7 @@ async function footprint(spaceId) {
     const [nextCursor, keys] = await rt.redis.scan(cursor, 'MATCH', `*{${spaceId}}*`, 'COUNT', 5000);
     cursor = nextCursor;
     for (const key of keys) {
-      const family = key.replace(spaceId, 'spc').replace(/(msg|thr|inb|att|log|evt|key)_[0-9a-z]{20}/g, '$1_…').replace(/:idem:[0-9a-f]+/, ':idem:…').replace(/:\d{4}-\d{2}-\d{2}$/, ':<day>');
+      const family = key.replace(spaceId, 'spc').replace(/(msg|thr|inb|att|log|evt|key)_[0-9a-z]{20}/g, '$1_…').replace(/:idem:[0-9a-f]+/, ':idem:…').replace(/:\d{4}-\d{2}-\d{2}$/, ':<day>').replace(/:s:w:.*/, ':s:w:<word>');
       const entry = families.get(family) ?? { count: 0, keys: [] };
       entry.count++;
       if (entry.keys.length < SAMPLE_KEYS) entry.keys.push(key);
