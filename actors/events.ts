@@ -9,6 +9,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
 import { withBodies } from './records.js';
+import { attachmentsOf } from './attachments.js';
 
 /** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
 export const EVENT_TEXT_MAX = 256 * 1024;
@@ -58,8 +59,8 @@ export interface Envelope {
  * The envelope JSON for a script's ARGV. `id` comes first: appendEvent reads the stream entry's time
  * from it without decoding the whole envelope.
  */
-export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>, textOf?: TextFill): string {
-  const envelope: Envelope & { fill?: TextFill } = {
+export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>, fill?: MessageFill): string {
+  const envelope: Envelope & { fill?: MessageFill } = {
     id: rt.ids.next('event'),
     type,
     occurred_at: iso(rt.clock.now()),
@@ -68,34 +69,53 @@ export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subj
     data,
     v: 1,
   };
-  if (textOf) envelope.fill = textOf;
+  if (fill) envelope.fill = fill;
   return JSON.stringify(envelope);
 }
 
 /**
- * A message's text is not stored again in its event (the message hash holds it; decisions.md 10): the
- * stored envelope names the message, and the readers (readFeed, the webhook worker) put `data.text`
- * back, with `data.reply_text` for a received message, as the message's text is when the event is read.
+ * What a message's hash holds is not stored again in its events (decisions.md 10): the stored envelope
+ * keeps its ids (and, for a reply, what it answers), names the message in `fill`, and the readers
+ * (readFeed, the webhook worker) rebuild the rest of `data` from the message as it is when the event
+ * is read: for an outbound message `from`, `to`, `subject`, `text`, `test`, `metadata`; for a received
+ * one `from`, `from_name`, `to`, `subject`, `text`, `reply_text`, `has_html`, `auto_reply`,
+ * `received_at`, `authentication`, `attachments`.
  */
-export interface TextFill {
+export interface MessageFill {
   message_id: string;
-  reply: boolean;
+  kind: 'outbound' | 'inbound';
 }
 
-/** Stored envelope JSONs as delivered: the ones that name a message get its text back (one pipelined read). */
+const FILL_FIELDS = ['from', 'from_name', 'to', 'subject', 'text', 'html', 'body_blobs', 'test', 'metadata', 'auto_reply', 'received_at', 'auth_results', 'attachments'] as const;
+type Filled = Record<(typeof FILL_FIELDS)[number], string>;
+
+const json = (value: string): unknown => (value ? JSON.parse(value) : null);
+
+function filledData(kind: MessageFill['kind'], m: Filled): Record<string, unknown> {
+  const text = m.text.slice(0, EVENT_TEXT_MAX);
+  if (kind === 'outbound') return { from: m.from, to: m.to, subject: m.subject, text, test: m.test === '1', metadata: json(m.metadata) };
+  return {
+    from: m.from || null, from_name: m.from_name || null, to: m.to, subject: m.subject, text, reply_text: replyText(m.text).slice(0, EVENT_TEXT_MAX),
+    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: m.received_at,
+    authentication: json(m.auth_results), attachments: attachmentsOf(m),
+  };
+}
+
+/** Stored envelope JSONs as delivered: the ones that name a message get its fields back (one pipelined read). */
 export async function completeEnvelopes(rt: Runtime, spaceId: string, jsons: string[]): Promise<string[]> {
-  const pending = jsons.map((json, index) => ({ index, parsed: json.includes('"fill":{') ? (JSON.parse(json) as Envelope & { fill?: TextFill }) : null }))
-    .filter((entry): entry is { index: number; parsed: Envelope & { fill: TextFill } } => Boolean(entry.parsed?.fill));
+  const pending = jsons.map((json, index) => ({ index, parsed: json.includes('"fill":{') ? (JSON.parse(json) as Envelope & { fill?: MessageFill }) : null }))
+    .filter((entry): entry is { index: number; parsed: Envelope & { fill: MessageFill } } => Boolean(entry.parsed?.fill));
   if (!pending.length) return jsons;
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
-  for (const { parsed } of pending) reads.hmget(keys.message(parsed.fill.message_id), 'text', 'body_blobs');
-  const fields = await execAll<(string | null)[]>(reads);
-  const texts = (await withBodies(rt, spaceId, fields.map(([text, bodyBlobs]) => ({ text: text ?? '', html: '', body_blobs: (bodyBlobs ?? '').split(' ').filter((entry) => entry.startsWith('text:')).join(' ') })))).map((m) => m.text);
+  for (const { parsed } of pending) reads.hmget(keys.message(parsed.fill.message_id), ...FILL_FIELDS);
+  const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
+  // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
+  const texts = await withBodies(rt, spaceId, messages.map((m) => ({ text: m.text, html: '', body_blobs: m.body_blobs.split(' ').filter((entry) => entry.startsWith('text:')).join(' ') })));
+  messages.forEach((m, i) => (m.text = texts[i]!.text));
   const complete = [...jsons];
   pending.forEach(({ index, parsed: { fill, ...envelope } }, i) => {
-    const text = texts[i] ?? '';
-    envelope.data = { ...envelope.data, text: text.slice(0, EVENT_TEXT_MAX), ...(fill.reply ? { reply_text: replyText(text).slice(0, EVENT_TEXT_MAX) } : {}) };
+    envelope.data = { ...envelope.data, ...filledData(fill.kind, messages[i]!) };
     complete[index] = JSON.stringify(envelope);
   });
   return complete;

@@ -174,18 +174,9 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     message_id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
-    from: contact || null,
-    from_name: mail.from_name || null,
-    to: inbox.address,
-    subject: mail.subject,
-    has_html: Boolean(mail.html),
-    auto_reply: mail.automatic,
-    received_at: nowIso,
-    authentication: mail.auth_results,
-    attachments,
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
-  }, { message_id: messageId, reply: true });
+  }, { message_id: messageId, kind: 'inbound' });
   const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',

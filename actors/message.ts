@@ -278,18 +278,15 @@ export function figuresView(rt: Runtime, plan: string, inbox: StoredInbox, figur
   });
 }
 
-/** The event of a message entering the queue or the drafts, with the send's metadata as given. */
+/** The event of a message entering the queue or the drafts: stored with its ids, the rest read from the message (actors/events.ts). */
 export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.queued' | 'mail.draft.created', m: StoredMessage): string {
   return prepareEvent(
     rt,
     spaceId,
     type,
     { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
-    {
-      message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id, from: m.from, to: m.to, subject: m.subject,
-      test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,
-    },
-    { message_id: m.id, reply: false },
+    { message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id },
+    { message_id: m.id, kind: 'outbound' },
   );
 }
 
