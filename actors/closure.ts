@@ -170,6 +170,8 @@ export async function eraseSpace(rt: Runtime, spaceId: string, closesAt: number)
   await rt.redis.unlink(keys.auth);
   await releaseAddresses(rt, spaceId);
   await releaseDomains(rt, spaceId);
+  // Before the space's hash goes: a failed removal is retried by the job, which re-reads closes_at there.
+  await rt.ports.blobs.removeSpace(spaceId);
   await forgetSpace(rt, spaceId);
   await deleteSpaceKeys(rt, spaceId, keys.space);
   await rt.redis.unlink(keys.space);

@@ -16,7 +16,7 @@ import { openIntervals } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { readInbox, warmupOf, type StoredInbox, type StoredMessage } from './records.js';
+import { readInbox, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
@@ -81,7 +81,8 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };
-  return { departure: { message: reply.taken, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
+  const [message] = await withBodies(rt, spaceId, [reply.taken]);
+  return { departure: { message: message!, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
 }
 
 /**

@@ -15,7 +15,8 @@ import { lineArgs, prepareLine } from './journal.js';
 import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import type { StoredMessage } from './records.js';
+import { withBodies, type StoredMessage } from './records.js';
+import { attachmentsOf, sameFiles, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
@@ -26,15 +27,22 @@ export interface DraftChanges {
   subject?: string;
   text?: string;
   html?: string;
+  /** The draft's new files (checked, actors/attachments.ts): they replace its list. */
+  attachments?: OutgoingFile[];
 }
 
 /** Writes the fields that differ from the draft as it is; nothing differs: nothing written, same revision. */
-export async function updateDraft(rt: Runtime, access: Access, messageId: string, changes: DraftChanges): Promise<StoredMessage> {
+export async function updateDraft(rt: Runtime, access: Access, messageId: string, { attachments: files, ...given }: DraftChanges): Promise<StoredMessage> {
   const keys = spaceKeys(access.space.id);
   const first = await visibleMessage(rt, access, messageId);
+  // Durable before the script points to them; the same bytes are the same blob, whatever the retries.
+  const views = files && (await storeOutgoingFiles(rt, access.space.id, files));
+  const changes = { ...given, ...(views ? { attachments: views.length ? JSON.stringify(views) : '' } : {}) };
   const reply = await untilFresh(rt, access.space.id, first, async (m): Promise<{ message: StoredMessage } | Stale> => {
     if (m.status !== 'draft') throw new MailboxError('not_draft');
-    const changed = Object.fromEntries(Object.entries(changes).filter(([field, value]) => value !== undefined && m[field as keyof DraftChanges] !== value));
+    const changed = Object.fromEntries(
+      Object.entries(changes).filter(([field, value]) => value !== undefined && (field === 'attachments' ? !sameFiles(attachmentsOf(m), views!) : m[field as keyof StoredMessage] !== value)),
+    );
     if (!Object.keys(changed).length) return { message: m };
     // The line says what changed, never the text itself: the draft shows it.
     const line = prepareLine(rt, 'draft.updated', actorOf(access), messageRefs(m), {
@@ -43,19 +51,29 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
       html_removed: changed.html === '',
       revision: String(Number(m.revision) + 1),
     });
+    // What the hash keeps: a body over 2 KB goes to the blob store, and body_blobs names both bodies' places.
+    const written: Record<string, string> = { ...changed };
+    const shas = changed.attachments !== undefined ? views!.map((view) => view.sha256) : [];
+    if (changed.text !== undefined || changed.html !== undefined) {
+      const bodies = await storeBodies(rt, access.space.id, { text: changed.text ?? m.text, html: changed.html ?? m.html });
+      if (changed.text !== undefined) written.text = bodies.text;
+      if (changed.html !== undefined) written.html = bodies.html;
+      written.body_blobs = bodies.body_blobs;
+      shas.push(...bodies.shas);
+    }
     const reindex = changed.subject !== undefined || changed.text !== undefined;
     const search = indexing(access.space.id, m.inbox_id, m.thread_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: changed.text ?? m.text });
     return rt.scripts.run(
       'message/updateDraft',
       {
-        message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
-        ...search.keys,
+        message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal,
+        journalIndex: keys.journalIndex, blobs: keys.blobs, ...search.keys,
       },
-      [m.revision, JSON.stringify(changed), ...lineArgs(line), reindex ? '1' : '0', reindex ? search.words : ''],
+      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' '), reindex ? '1' : '0', reindex ? search.words : ''],
       reindex ? search.wordKeys : [],
     );
   });
-  return reply.message;
+  return (await withBodies(rt, access.space.id, [reply.message]))[0]!;
 }
 
 export interface Approval {
@@ -101,7 +119,7 @@ export async function approveMessage(rt: Runtime, access: Access, messageId: str
   );
   if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);
   return {
-    message: messageView(reply.message),
+    message: messageView((await withBodies(rt, space.id, [reply.message]))[0]!),
     estimated_send_at: iso(reply.slot),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox),
   };
@@ -130,6 +148,6 @@ export async function listDrafts(rt: Runtime, access: Access, inboxId: string | 
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
   // A draft approved or cancelled between the two reads is left out of this page.
-  const items = (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft');
+  const items = await withBodies(rt, access.space.id, (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft'));
   return { items, next: ids.length > limit ? page[page.length - 1]! : null };
 }

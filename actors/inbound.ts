@@ -13,11 +13,13 @@ import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { idPattern } from '../src/ids.js';
 import { isAddress } from '../src/sending/validate.js';
-import { replyText, subjectKey } from '../src/mail/content.js';
+import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
+import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
+import type { AttachmentView } from '../src/records.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
@@ -36,7 +38,10 @@ export interface InboundMail {
   automatic: boolean;
   /** SPF, DKIM, DMARC and ARC verdicts (src/smtp/parse.ts), kept as JSON on the message. */
   auth_results: Record<string, unknown>;
-  attachments: { filename: string | null; content_type: string; size: number }[];
+  /** Every attachment and inline part, with its bytes (stored in the blob store, decisions.md 10). */
+  attachments: AttachmentPart[];
+  /** The raw message as received (kept for forwarding and audit); null when the caller has none. */
+  source: Buffer | null;
 }
 
 export interface Received {
@@ -47,8 +52,6 @@ export interface Received {
   event: 'mail.message.received' | 'mail.thread.replied' | null;
 }
 
-/** Webhook payloads carry the text up to this size (decisions.md 9). */
-const EVENT_TEXT_MAX = 256 * 1024;
 /** How many cited Message-IDs are looked at: the newest ones decide, a huge References list does not. */
 const CITED_MAX = 20;
 /** A reply that cites none of our messages answers the latest outbound one among the thread's last this many. */
@@ -164,24 +167,17 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     auto_reply: mail.automatic,
   });
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
+  // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
+  const attachments = await storeAttachments(rt, spaceId, mail.attachments);
+  const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source)).sha256 : '';
+  const bodies = await storeBodies(rt, spaceId, mail);
   const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
     message_id: messageId,
     thread_id: threadId,
     inbox_id: inbox.id,
-    from: contact || null,
-    from_name: mail.from_name || null,
-    to: inbox.address,
-    subject: mail.subject,
-    text: mail.text.slice(0, EVENT_TEXT_MAX),
-    reply_text: replyText(mail.text).slice(0, EVENT_TEXT_MAX),
-    has_html: Boolean(mail.html),
-    auto_reply: mail.automatic,
-    received_at: nowIso,
-    authentication: mail.auth_results,
-    attachments: mail.attachments,
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
-  });
+  }, { message_id: messageId, kind: 'inbound' });
   const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
   const search = indexing(spaceId, inbox.id, threadId, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
@@ -189,12 +185,14 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     {
       inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
       threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
-      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, ...search.keys,
+      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, blobs: keys.blobs,
+      attachments: keys.receivedAttachments, ...search.keys,
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
-      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso)).flat(),
+      [source, ...attachments.map((a) => `${a.id}:${a.sha256}`), ...bodies.shas].filter(Boolean).join(' '),
+      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies })).flat(),
       search.words,
     ],
     search.wordKeys,
@@ -204,7 +202,10 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
 }
 
 /** The stored fields of a received message. */
-function inboundMessage(messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string): StoredMessage {
+function inboundMessage(
+  messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string,
+  blobs: { attachments: AttachmentView[]; source: string; bodies: { text: string; html: string; body_blobs: string } },
+): StoredMessage {
   return blankMessage({
     id: messageId,
     thread_id: threadId,
@@ -217,15 +218,17 @@ function inboundMessage(messageId: string, threadId: string, inbox: { id: string
     to: inbox.address,
     reply_to: mail.reply_to && mail.reply_to !== contact ? mail.reply_to : '',
     subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
+    text: blobs.bodies.text,
+    html: blobs.bodies.html,
+    body_blobs: blobs.bodies.body_blobs,
     auto_reply: mail.automatic ? '1' : '0',
     received_at: nowIso,
     message_id_header: mail.message_id_header,
     in_reply_to: mail.in_reply_to,
     references: JSON.stringify(mail.references),
     auth_results: JSON.stringify(mail.auth_results),
-    attachments: JSON.stringify(mail.attachments),
+    attachments: blobs.attachments.length ? JSON.stringify(blobs.attachments) : '',
+    source: blobs.source,
   });
 }
 

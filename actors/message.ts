@@ -23,6 +23,7 @@ import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
 import { indexing } from './search.js';
+import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
 import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
@@ -47,6 +48,7 @@ export function messageView(message: StoredMessage): MessageView {
     sent_at: message.sent_at || null,
     received_at: message.received_at || null,
     metadata: message.metadata ? (JSON.parse(message.metadata) as Record<string, unknown>) : null,
+    attachments: attachmentsOf(message),
   };
 }
 
@@ -68,6 +70,8 @@ export interface OutboundSpec {
   idempotency_key: string | null;
   /** Hash of every parameter but the idempotency key (decisions.md 4: "same content"). */
   content_hash: string;
+  /** Checked files (actors/attachments.ts): stored before the script, unless a dry run. */
+  attachments: OutgoingFile[];
   dry_run: boolean;
 }
 
@@ -138,7 +142,13 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const day = parisDay(now);
   const nowIso = iso(now);
   const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
+  // Durable before the script points to them; a dry run stores nothing (the files were checked).
+  const attachments = spec.dry_run ? [] : await storeOutgoingFiles(rt, space.id, spec.attachments);
   const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
+  message.attachments = attachments.length ? JSON.stringify(attachments) : '';
+  const bodies = spec.dry_run ? null : await storeBodies(rt, space.id, message);
+  // What the hash keeps (long bodies in the blob store); the answer shows `message`, bodies whole.
+  const stored = bodies ? { ...message, text: bodies.text, html: bodies.html, body_blobs: bodies.body_blobs } : message;
   const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
   const kind = draft ? 'draft.created' : 'message.queued';
@@ -156,16 +166,16 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       inboxDrafts: keys.inboxDrafts(inbox.id), keySent: keys.keySentOn(day), idempotency: idemKey, message: keys.message(messageId),
       thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId), threadOutbound: keys.threadOutbound(threadId),
       threads: keys.threads, suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
-      webhook: keys.webhook, ...search.keys,
+      webhook: keys.webhook, blobs: keys.blobs, ...search.keys,
     },
     pushFields([
       now, nowIso, day, mode, messageId, threadId, access.key.id, access.key.daily_cap ?? 0,
       spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),
       spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
-      plan.intervals, plan.reply_intervals, ...lineArgs(line), event,
+      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].join(' '),
       SCRIPT_MESSAGE_FIELDS.length,
-    ], message, thread, search.words),
+    ], stored, thread, search.words),
     search.wordKeys,
   );
   if (reply.replayed) return replay(rt, access, reply.message_id!);
@@ -221,7 +231,7 @@ const flag = (value: boolean): string => (value ? '1' : '0');
 const SCRIPT_MESSAGE_FIELDS = [
   'id', 'thread_id', 'inbox_id', 'direction', 'from', 'from_name', 'to', 'to_name', 'reply_to', 'subject', 'text', 'html',
   'metadata', 'auto_reply', 'status_code', 'created_at', 'sent_at', 'received_at', 'send_after', 'test', 'key_id',
-  'message_id_header', 'in_reply_to', 'references', 'attempts',
+  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments', 'body_blobs',
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**
@@ -273,20 +283,15 @@ export function figuresView(rt: Runtime, plan: string, inbox: StoredInbox, figur
   });
 }
 
-/** Webhook payloads carry the text up to this size (decisions.md 9), so receivers need no second call. */
-const EVENT_TEXT_MAX = 256 * 1024;
-
-/** The event of a message entering the queue or the drafts, with the send's metadata as given. */
+/** The event of a message entering the queue or the drafts: stored with its ids, the rest read from the message (actors/events.ts). */
 export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.queued' | 'mail.draft.created', m: StoredMessage): string {
   return prepareEvent(
     rt,
     spaceId,
     type,
     { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
-    {
-      message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id, from: m.from, to: m.to, subject: m.subject,
-      text: m.text.slice(0, EVENT_TEXT_MAX), test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,
-    },
+    { message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id },
+    { message_id: m.id, kind: 'outbound' },
   );
 }
 

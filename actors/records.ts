@@ -10,6 +10,7 @@ import { planOf, type Config } from '../src/config.js';
 import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { parisDay } from '../src/texts.js';
+import { blobKey } from '../src/blobs/store.js';
 import type { InboxView, MessageView } from '../src/records.js';
 
 export type MessageStatus = MessageView['status'];
@@ -45,9 +46,17 @@ export interface StoredMessage {
   in_reply_to: string;
   references: string;
   attempts: string;
-  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts and attachment metadata, JSON. */
+  /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts, JSON. */
   auth_results?: string;
-  attachments?: string;
+  /** The attachment objects (src/records.ts AttachmentSchema), JSON; '' (or absent, older messages) for none. */
+  attachments: string;
+  /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts). */
+  source?: string;
+  /**
+   * Bodies over 2 KB live in the blob store (decisions.md 10): `text:<sha256> html:<sha256>` for those,
+   * their field then ''; '' (or absent) when both are inline. withBodies puts them back.
+   */
+  body_blobs: string;
 }
 
 /** A new message's hash: every stored field, empty unless given (one shape for every writer). */
@@ -55,7 +64,7 @@ export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'i
   return {
     from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
     status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
-    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0',
+    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '',
     ...fields,
   };
 }
@@ -92,7 +101,23 @@ export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subj
 
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
   const fields = await rt.redis.hgetall(spaceKeys(spaceId).message(messageId));
-  return fields.id ? (fields as unknown as StoredMessage) : null;
+  return fields.id ? (await withBodies(rt, spaceId, [fields as unknown as StoredMessage]))[0]! : null;
+}
+
+/** Fills in the bodies kept in the blob store (`body_blobs`), one read per body, all at once; answers the same messages. */
+export async function withBodies<M extends Pick<StoredMessage, 'text' | 'html' | 'body_blobs'>>(rt: Runtime, spaceId: string, messages: M[]): Promise<M[]> {
+  const reads: Promise<void>[] = [];
+  for (const message of messages) {
+    for (const entry of (message.body_blobs ?? '').split(' ').filter(Boolean)) {
+      const [field, sha] = entry.split(':') as ['text' | 'html', string];
+      reads.push(rt.ports.blobs.get(blobKey(spaceId, sha)).then((bytes) => {
+        if (!bytes) throw new Error(`the ${field} of a message of ${spaceId} is missing from the blob store`);
+        message[field] = bytes.toString('utf8');
+      }));
+    }
+  }
+  await Promise.all(reads);
+  return messages;
 }
 
 export type InboxStatus = 'active' | 'suspended' | 'deleted';

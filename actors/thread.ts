@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
-import type { StoredMessage, StoredThread } from './records.js';
+import { withBodies, type StoredMessage, type StoredThread } from './records.js';
 import { actorOf, type Access } from './space.js';
 import type { ThreadView } from '../src/records.js';
 
@@ -56,7 +56,7 @@ export async function threadMessages(
   const page = ids.slice(0, limit);
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
-  const stored = (await execAll<StoredMessage>(pipeline)).filter((m) => m.id);
+  const stored = await withBodies(rt, spaceId, (await execAll<StoredMessage>(pipeline)).filter((m) => m.id));
   return { stored, last: page[page.length - 1] ?? null, more: ids.length > limit };
 }
 

@@ -9,7 +9,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
-import { readMessage, type StoredMessage } from './records.js';
+import { readMessage, withBodies, type StoredMessage } from './records.js';
 
 /** The objects a message's journal line touches. */
 export const messageRefs = (message: StoredMessage): JournalRefs => ({
@@ -67,7 +67,7 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
       [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000],
     );
   });
-  return reply.message;
+  return (await withBodies(rt, spaceId, [reply.message]))[0]!;
 }
 
 /**

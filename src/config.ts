@@ -81,6 +81,10 @@ export interface Config {
   metricsToken: string | null;
   limits: Limits;
   dataDir: string;
+  /** Where mail content lives (src/blobs/): files under <dataDir>/blobs, or an S3 bucket (BLOB_STORE=s3://bucket/prefix). */
+  blobStore: BlobStoreChoice;
+  /** ATTACHMENT_MAX_BYTES: the decoded size of every file of one outgoing message together. */
+  attachmentMaxBytes: number;
 }
 
 export interface MessageLimits {
@@ -199,6 +203,18 @@ function parseDnsServers(raw: string | undefined): string[] | null {
     if (!/^(\[[0-9a-f:.]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/.test(entry)) throw new Error(`DNS_SERVERS entry "${entry}" is not an IP address with an optional :port`);
   }
   return servers.length ? servers : null;
+}
+
+export type BlobStoreChoice = { kind: 'files' } | { kind: 's3'; bucket: string; prefix: string };
+
+/** '' (files under MAILBOX_DATA_DIR/blobs) or `s3://bucket/prefix`. */
+function parseBlobStore(raw: string | undefined): BlobStoreChoice {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'files') return { kind: 'files' };
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(value);
+  if (!match) throw new Error('BLOB_STORE must be empty (files under MAILBOX_DATA_DIR/blobs) or s3://bucket/prefix');
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  return { kind: 's3', bucket: match[1]!, prefix: prefix ? `${prefix}/` : '' };
 }
 
 /** The relay URL carries a password: an error names the variable, never the value. */
@@ -424,5 +440,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhooks_declared_per_24h: int(env, 'WEBHOOKS_DECLARED_PER_24H', DEFAULT_LIMITS.webhooks_declared_per_24h),
     },
     dataDir: env.MAILBOX_DATA_DIR || 'var',
+    blobStore: parseBlobStore(env.BLOB_STORE),
+    attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 10 * 1024 * 1024),
   };
 }

@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   suppression: 'sup',
   filter: 'flt',
   journal: 'log',
+  attachment: 'att',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

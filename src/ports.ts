@@ -4,6 +4,7 @@
  * (src/cli/compose.ts). A runtime nobody composed has none: a behaviour that asks fails loudly.
  */
 import type { Plan } from './config.js';
+import type { BlobStore } from './blobs/store.js';
 
 /** One of the service's own mails (a space human's 6-digit code...). */
 export interface SystemMail {
@@ -30,10 +31,17 @@ export interface Ports {
   systemMail(mail: SystemMail): Promise<MailOutcome>;
   /** The configured provider, or null (read at each call: the settings may change in a test). */
   billing(): BillingProvider | null;
+  /** Where attachments, raw sources and long bodies live (src/blobs/store.ts). */
+  blobs: BlobStore;
 }
 
 const notComposed = (): never => {
   throw new Error('side-effect ports not wired: the runtime was not composed (src/cli/compose.ts)');
 };
 
-export const unwiredPorts: Ports = { systemMail: async () => notComposed(), billing: notComposed };
+const unwiredBlobs: BlobStore = {
+  put: async () => notComposed(), get: async () => notComposed(), list: async () => notComposed(), spaces: async () => notComposed(),
+  remove: async () => notComposed(), removeSpace: async () => notComposed(),
+};
+
+export const unwiredPorts: Ports = { systemMail: async () => notComposed(), billing: notComposed, blobs: unwiredBlobs };

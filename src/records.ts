@@ -93,6 +93,17 @@ export const DomainSchema = Exact({
   ),
 });
 
+/** A file of a message (decisions.md 10); its bytes are in the blob store. */
+export const AttachmentSchema = Exact({
+  id: Id('attachment'),
+  filename: Nullable(Type.String()),
+  content_type: Type.String(),
+  size: Type.Integer({ description: 'octets' }),
+  inline: Type.Boolean({ description: 'partie affichée dans le corps (une image citée par cid:)' }),
+  content_id: Nullable(Type.String()),
+  sha256: Type.String({ description: 'empreinte SHA-256 du contenu, en hexadécimal' }),
+});
+
 export const MessageSchema = Exact({
   id: Id('message'),
   thread_id: Id('thread'),
@@ -115,6 +126,7 @@ export const MessageSchema = Exact({
   sent_at: Nullable(IsoDate),
   received_at: Nullable(IsoDate),
   metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+  attachments: Type.Array(AttachmentSchema),
   truncated: Type.Optional(Type.Boolean()),
   reply_text: Type.Optional(Type.String()),
 });
@@ -170,5 +182,6 @@ export type KeyView = Static<typeof KeySchema>;
 export type InboxView = Static<typeof InboxSchema>;
 export type DomainView = Static<typeof DomainSchema>;
 export type MessageView = Static<typeof MessageSchema>;
+export type AttachmentView = Static<typeof AttachmentSchema>;
 export type ThreadView = Static<typeof ThreadSchema>;
 export type FilterView = Static<typeof FilterSchema>;

@@ -5,6 +5,7 @@
  */
 import { wakeSpace } from '../../actors/webhook-index.js';
 import { billingProvider } from '../billing/stripe.js';
+import { openBlobStore } from '../blobs/index.js';
 import { sendSystemMail } from '../delivery/system-mail.js';
 import type { Runtime } from '../runtime.js';
 
@@ -12,6 +13,7 @@ export function composeRuntime(rt: Runtime): Runtime {
   rt.ports = {
     systemMail: (mail) => sendSystemMail(rt, mail),
     billing: () => billingProvider(rt.config),
+    blobs: openBlobStore(rt.config),
   };
   if (rt.config.webhooksEnabled) {
     rt.scripts.afterEvents = (spaceId) =>

@@ -135,6 +135,9 @@ export async function composeMessage(mail: OutgoingMail, date: Date): Promise<Bu
   if (html !== null) options.html = html;
   if (mail.inReplyTo) options.inReplyTo = mail.inReplyTo;
   if (mail.references.length) options.references = mail.references;
+  if (mail.attachments?.length) {
+    options.attachments = mail.attachments.map((file) => ({ filename: file.filename ?? undefined, contentType: file.contentType, content: file.content, contentDisposition: 'attachment' as const }));
+  }
   const raw = await new MailComposer(options).compile().build();
   return mail.dkim ? sign(raw, mail.dkim) : raw;
 }

@@ -46,6 +46,8 @@ export interface OutgoingMail {
   dkim: DkimKey | null;
   /** Free headers of ours (X-...). */
   headers?: Record<string, string>;
+  /** Files, with their bytes read from the blob store. */
+  attachments?: { filename: string | null; contentType: string; content: Buffer }[];
 }
 
 export interface Transport {

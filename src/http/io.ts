@@ -138,6 +138,15 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
+/**
+ * How large a request body may be: MAX_BODY_BYTES, plus the base64 of ATTACHMENT_MAX_BYTES for the
+ * tools that take files (and /mcp, whose tool is known only once the body is read).
+ */
+export function bodyLimit(config: Config, tool: Tool | undefined | 'mcp'): number {
+  const takesFiles = tool === 'mcp' || tool?.input.properties.attachments !== undefined;
+  return takesFiles ? config.maxBodyBytes + Math.ceil(config.attachmentMaxBytes / 3) * 4 : config.maxBodyBytes;
+}
+
 export const takesIdempotencyKey = (tool: Tool | undefined): boolean => tool?.input.properties.idempotency_key !== undefined;
 
 /**

@@ -43,7 +43,7 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
   {
     name: 'sending',
     description: 'Envois, brouillons et messages',
-    tools: ['send_email', 'reply_to_thread', 'get_message', 'cancel_message', 'approve_message', 'list_drafts', 'update_draft'],
+    tools: ['send_email', 'reply_to_thread', 'get_message', 'get_attachment', 'cancel_message', 'approve_message', 'list_drafts', 'update_draft'],
   },
   { name: 'threads', description: 'Fils de conversation et courrier reçu', tools: ['list_threads', 'get_thread', 'classify_thread', 'search_threads'] },
   { name: 'billing', description: 'Offre et abonnement', tools: ['billing_status', 'subscribe'] },

@@ -139,7 +139,7 @@ export function createRealtime(rt: Runtime): Realtime {
       while (this.running) {
         let entries: StreamEntry[];
         try {
-          entries = await awaitEntries(this.connection, this.spaceId, this.position, LIVE_BATCH, blockMs);
+          entries = await awaitEntries(rt, this.connection, this.spaceId, this.position, LIVE_BATCH, blockMs);
         } catch (error) {
           if (!this.running) return;
           rt.log.warn('realtime read failed', { space_id: this.spaceId, error: (error as Error).message });

@@ -1,9 +1,10 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts), OAuth
- * 2.1 for MCP clients (`/.well-known/...`, `/oauth/...`: src/http/oauth/), `GET /metrics` (src/metrics.ts)
- * and the realtime socket `GET /v1/events/ws` (src/http/realtime.ts).
+ * pages `/u/<token>` (src/http/unsubscribe.ts), attachment downloads `/a/<token>` (src/http/downloads.ts),
+ * the human's sign-in `/signin` (src/http/signin.ts), OAuth 2.1 for MCP clients (`/.well-known/...`,
+ * `/oauth/...`: src/http/oauth/), `GET /metrics` (src/metrics.ts) and the realtime socket
+ * `GET /v1/events/ws` (src/http/realtime.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
@@ -20,6 +21,7 @@ import { callTool } from '../tools/dispatch.js';
 import { toolByName } from '../tools/index.js';
 import {
   bearerOf,
+  bodyLimit,
   errorReply,
   jsonReply,
   parseJson,
@@ -37,6 +39,7 @@ import { registerUnsubscribe } from './unsubscribe.js';
 import { signInRoutes } from './signin.js';
 import { resourceOf } from './oauth/grants.js';
 import { oauthRoutes, resourceMetadataUrl } from './oauth/routes.js';
+import { registerDownloads } from './downloads.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
@@ -66,12 +69,12 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
    * Reads, authenticates and answers; every failure becomes the error body of the table. `route` is the
    * pattern the metrics name; `tool` (a registry name or `unknown`) counts the request as a tool call.
    */
-  const handle = (route: string, res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>, tool?: string) => {
+  const handle = (route: string, res: HttpResponse, req: HttpRequest, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>, tool?: string, maxBytes = rt.config.maxBodyBytes) => {
     const request = readRequest(res, req);
     const started = performance.now();
     let code = 'ok';
     inFlight++;
-    readBody(res, rt.config.maxBodyBytes)
+    readBody(res, maxBytes)
       .then((body) => work(request, body))
       .catch((error: unknown) => {
         const refusal = asMailboxError(error);
@@ -117,7 +120,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
       return jsonReply(200, output);
     };
     // An unknown name is no label: anyone could make up new ones.
-    handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown');
+    handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown', bodyLimit(rt.config, toolByName.get(tool)));
   });
 
   /**
@@ -138,7 +141,9 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     return work(request, body, access);
   };
 
-  app.post('/mcp', (res, req) => handle('/mcp', res, req, mcpCall((request, body, access) => handleMcp(rt, request, body, access))));
+  app.post('/mcp', (res, req) =>
+    handle('/mcp', res, req, mcpCall((request, body, access) => handleMcp(rt, request, body, access)), undefined, bodyLimit(rt.config, 'mcp')),
+  );
   // Stateless Streamable HTTP: no session, so no server-initiated stream (GET) and nothing to end (DELETE).
   const noStream = (res: HttpResponse, req: HttpRequest) =>
     handle('/mcp', res, req, mcpCall(async () => jsonReply(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'POST' })));
@@ -168,6 +173,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   );
 
   registerUnsubscribe(app, rt);
+  registerDownloads(app, rt);
   signInRoutes(app, rt);
   oauthRoutes(app, rt);
 

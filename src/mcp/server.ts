@@ -38,9 +38,10 @@ function invalidParams(refusal: MailboxError): never {
 async function runTool(rt: Runtime, access: Access, name: string, args: unknown): Promise<CallToolResult> {
   const started = performance.now();
   try {
-    const { output, text } = await callTool(rt, access, name, args);
+    const { output, text, resources } = await callTool(rt, access, name, args);
     observeToolCall('mcp', name, 'ok', started);
-    return { content: [{ type: 'text', text: text() }], structuredContent: output };
+    const embedded = resources.map((resource) => ({ type: 'resource' as const, resource }));
+    return { content: [{ type: 'text', text: text() }, ...embedded], structuredContent: output };
   } catch (error) {
     const refusal = asMailboxError(error);
     observeToolCall('mcp', name, refusal.code, started);

@@ -78,6 +78,13 @@ function keysOf(spaceId: string) {
      * need no entry: they are `<msg_...@domain>`, resolved from their shape (actors/inbound.ts).
      */
     messageIds: `${tag}:msgids`,
+    /**
+     * set: the SHA-256 of every blob a record of the space points to (src/blobs/): a blob of the space
+     * outside it is a crash leftover the sweep removes (actors/attachments.ts).
+     */
+    blobs: `${tag}:blobs`,
+    /** hash: attachment id (`att_...`) of a received message -> its message id: forwarding by `{attachment_id}`. */
+    receivedAttachments: `${tag}:atts`,
     /** hash: correspondent address -> thread id of the inbox's latest thread opened by mail from it (subject fallback). */
     inboxContacts: (inboxId: string) => `${tag}:inbox:${inboxId}:contacts`,
     /**
@@ -222,6 +229,7 @@ export const QUEUE_PREFIX = {
   domains: `${KEY_PREFIX}:{q:domains}`,
   send: `${KEY_PREFIX}:{q:send}`,
   erase: `${KEY_PREFIX}:{q:erase}`,
+  blobs: `${KEY_PREFIX}:{q:blobs}`,
 } as const;
 
 /** Every key of a space matches this (its hash tag puts them in one Cluster slot): erasure SCANs it. */

@@ -48,6 +48,13 @@ export function redisServerInstalled(): boolean {
  * Uses the server already answering on `<dir>/redis.sock`, else starts one there.
  * `persist` keeps an append-only file in `dir` (the service); tests keep nothing.
  */
+/**
+ * Redis settings the key schema is sized for (docs/operations.md, "Redis memory"): a message hash holds
+ * bodies up to 2 KB (longer ones live in the blob store), and stays a compact listpack rather than a
+ * hashtable, at about half the memory. The embedded Redis starts with them; give them to your own.
+ */
+export const REDIS_ENCODING_ARGS = ['--hash-max-listpack-value', '4096'] as const;
+
 export async function startLocalRedis(dir: string, options: { persist: boolean }): Promise<LocalRedis> {
   const home = resolve(dir);
   mkdirSync(home, { recursive: true });
@@ -55,7 +62,7 @@ export async function startLocalRedis(dir: string, options: { persist: boolean }
   if (await answers(socket)) return { url: socket, stop: async () => {} };
   if (!redisServerInstalled()) throw new Error(REDIS_MISSING);
   const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', home, '--save', ''];
-  args.push('--appendonly', options.persist ? 'yes' : 'no');
+  args.push('--appendonly', options.persist ? 'yes' : 'no', ...REDIS_ENCODING_ARGS);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-2000)));

@@ -85,6 +85,16 @@ export async function scheduleErase(rt: Runtime, spaceId: string, closesAt: numb
   );
 }
 
+/** How often the orphan blobs are swept (actors/attachments.ts); one scheduler for the whole deployment. */
+export const BLOB_SWEEP_EVERY_MS = 3600 * 1000;
+
+export const blobQueue = (rt: Runtime): Queue<Record<string, never>> => queueOf(rt, 'blobs');
+
+/** The hourly sweep; upserted by every worker at start, so the deployment has exactly one. */
+export async function scheduleBlobSweep(rt: Runtime): Promise<void> {
+  await blobQueue(rt).upsertJobScheduler('blob-sweep', { every: BLOB_SWEEP_EVERY_MS }, { name: 'sweep', data: {}, opts: { removeOnComplete: 10, removeOnFail: 100 } });
+}
+
 /** Wakes the delivery worker for one inbox when its next departure is due. */
 export interface WakeJob {
   space_id: string;

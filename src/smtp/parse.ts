@@ -1,9 +1,9 @@
 /**
  * The DATA stream of a session, read once into mailparser (headers, text, the text version of
- * HTML-only mail, attachment metadata) and mailauth (SPF, DKIM, DMARC, ARC): from memory for the
- * usual small message, else streamed into both at the same time, so a large raw message is never held
- * whole beside what the parser keeps. Only mail to a VERP address (a delivery report) also keeps its
- * raw bytes, capped, for src/smtp/reports.ts.
+ * HTML-only mail, attachments) and mailauth (SPF, DKIM, DMARC, ARC): from memory for the usual small
+ * message, else streamed into both at the same time. The raw bytes are kept up to `rawMax`: whole for
+ * mail to an inbox (its source goes to the blob store, decisions.md 10), capped for a delivery report
+ * (src/smtp/reports.ts), not at all otherwise.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { authenticate, type AuthenticateResult } from 'mailauth';
@@ -35,7 +35,7 @@ export interface Parsed {
 }
 
 /** Reports are small: past this, a report's tail is not kept (its fields sit at its start). */
-const REPORT_RAW_MAX = 1024 * 1024;
+export const REPORT_RAW_MAX = 1024 * 1024;
 /**
  * Up to this size (most mail) a message is read whole, then parsed and checked from memory: both
  * readers cost several times more fed through streams (about 0.6 ms of CPU for a 1 KB message,
@@ -82,7 +82,14 @@ function inboundOf(parsed: ParsedMail, auth: AuthenticateResult): InboundMail {
     references: idList(parsed.references),
     automatic: isAutomatic(header, subject),
     auth_results: authSummary(auth),
-    attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, content_type: a.contentType, size: a.size })),
+    attachments: parsed.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      content_type: a.contentType,
+      content: a.content,
+      inline: a.contentDisposition === 'inline' || a.related === true,
+      content_id: a.contentId ?? null,
+    })),
+    source: null,
   };
 }
 
@@ -165,11 +172,11 @@ function tee(stream: Readable, ended: Promise<void>, head: Head, targets: PassTh
 }
 
 /**
- * Reads a DATA stream to its end: parsed mail, authentication verdicts, and the raw bytes when
- * `keepRaw`; or the first bound of `limits` the message passed (nothing of it is kept, no parser
+ * Reads a DATA stream to its end: parsed mail, authentication verdicts, and the raw bytes up to
+ * `rawMax` (0: none); or the first bound of `limits` the message passed (nothing of it is kept, no parser
  * saw more of it than the bounds allow).
  */
-export async function parseStream(stream: Readable, facts: SessionFacts, options: { keepRaw: boolean; limits: MessageLimits }): Promise<Parsed | { breach: Breach }> {
+export async function parseStream(stream: Readable, facts: SessionFacts, options: { rawMax: number; limits: MessageLimits }): Promise<Parsed | { breach: Breach }> {
   const read = (forParser: Readable | Buffer, forAuth: Readable | Buffer) =>
     Promise.all([
       simpleParser(forParser, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true }),
@@ -186,14 +193,14 @@ export async function parseStream(stream: Readable, facts: SessionFacts, options
   if (head.ended) {
     const raw = Buffer.concat(head.chunks, head.bytes);
     const [parsed, auth] = await read(raw, raw);
-    return { mail: inboundOf(parsed, auth), raw: options.keepRaw ? raw : null };
+    return { mail: inboundOf(parsed, auth), raw: options.rawMax ? raw.subarray(0, options.rawMax) : null };
   }
   const toParser = new PassThrough();
   const toAuth = new PassThrough();
   const chunks: Buffer[] = [];
   let kept = 0;
   const copy = tee(stream, ended, head, [toParser, toAuth], scan, (chunk) => {
-    if (!options.keepRaw || kept >= REPORT_RAW_MAX) return;
+    if (kept >= options.rawMax) return;
     chunks.push(chunk);
     kept += chunk.length;
   });
@@ -204,5 +211,5 @@ export async function parseStream(stream: Readable, facts: SessionFacts, options
   const breach = copy.breach();
   if (breach) return { breach };
   const [parsed, auth] = await reading;
-  return { mail: inboundOf(parsed, auth), raw: options.keepRaw ? Buffer.concat(chunks) : null };
+  return { mail: inboundOf(parsed, auth), raw: options.rawMax ? Buffer.concat(chunks) : null };
 }

@@ -17,7 +17,7 @@ import { fromAuthenticated, receiveRefusal, type Filter } from '../mail/filters.
 import type { Runtime } from '../runtime.js';
 import type { Breach } from './bounds.js';
 import { ACCEPT, CONTINUE, reject, tempfail, type Verdict } from './chain.js';
-import { parseStream, type Parsed, type SessionFacts } from './parse.js';
+import { parseStream, REPORT_RAW_MAX, type Parsed, type SessionFacts } from './parse.js';
 import { parseReport } from './reports.js';
 import { routeOf, type Route } from './routing.js';
 
@@ -116,8 +116,9 @@ export interface DataContext {
 
 /** DATA: reads the message within its bounds (src/smtp/bounds.ts) into the parser and the checks. */
 export async function readMessage(ctx: DataContext): Promise<Verdict> {
-  const keepRaw = ctx.routes.some((route) => route.kind === 'report');
-  const read = await parseStream(ctx.stream, ctx.facts, { keepRaw, limits: ctx.limits });
+  // Mail to an inbox keeps its whole source (bounded by SMTP_MAX_BYTES); a report only its head.
+  const rawMax = ctx.routes.some((route) => route.kind === 'inbox') ? Infinity : ctx.routes.some((route) => route.kind === 'report') ? REPORT_RAW_MAX : 0;
+  const read = await parseStream(ctx.stream, ctx.facts, { rawMax, limits: ctx.limits });
   if ('breach' in read) return refusalOf(read.breach);
   ctx.parsed = read;
   return CONTINUE;
@@ -170,7 +171,7 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: stri
   try {
     if (route.kind === 'inbox') {
       if (await filtered(rt, route, parsed.mail, envelope, filtersOf)) return 'filtered';
-      await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, parsed.mail);
+      await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, { ...parsed.mail, source: parsed.raw });
     } else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
     return 'delivered';

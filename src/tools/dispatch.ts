@@ -5,7 +5,7 @@ import { MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { permissionList } from '../texts.js';
 import { TOOLS, toolByName } from './index.js';
-import type { Tool } from './registry.js';
+import type { EmbeddedFile, Tool } from './registry.js';
 import { compileOutput, InputValidator } from './validate.js';
 
 interface Compiled {
@@ -21,6 +21,8 @@ export interface ToolResult {
   output: Record<string, unknown>;
   /** The French text, rendered only for the front ends that show it (MCP). */
   text(): string;
+  /** Files the tool embeds in its MCP answer. */
+  resources: EmbeddedFile[];
 }
 
 export function mayCall(tool: Tool, access: Access): boolean {
@@ -42,11 +44,12 @@ export async function callTool(rt: Runtime, access: Access, name: string, body: 
   const check = compiled.get(tool.name)!;
   const input = check.input.parse(body);
   if (tool.verifiedRequired && !access.space.verified) throw new MailboxError('space_unverified');
-  const output = (await tool.handler({ rt, access }, input)) as Record<string, unknown>;
+  const resources: EmbeddedFile[] = [];
+  const output = (await tool.handler({ rt, access, resources }, input)) as Record<string, unknown>;
   if (!check.output.Check(output)) {
     const error = check.output.Errors(output).First();
     rt.log.error('tool output does not match its schema', { tool: tool.name, path: error?.path, problem: error?.message });
     throw new MailboxError('internal');
   }
-  return { output, text: () => tool.text(output, input) };
+  return { output, text: () => tool.text(output, input), resources };
 }

@@ -16,6 +16,7 @@ import remove_domain from './remove_domain.js';
 import send_email from './send_email.js';
 import reply_to_thread from './reply_to_thread.js';
 import get_message from './get_message.js';
+import get_attachment from './get_attachment.js';
 import cancel_message from './cancel_message.js';
 import approve_message from './approve_message.js';
 import list_drafts from './list_drafts.js';
@@ -43,7 +44,7 @@ export const TOOLS: readonly Tool[] = [
   create_key, list_keys, revoke_key, get_settings, list_events,
   create_inbox, list_inboxes, inbox_status, delete_inbox, request_inbox_review,
   add_domain, verify_domain, list_domains, remove_domain,
-  send_email, reply_to_thread, get_message, cancel_message, approve_message, list_drafts, update_draft,
+  send_email, reply_to_thread, get_message, get_attachment, cancel_message, approve_message, list_drafts, update_draft,
   set_webhook, event_feed,
   attach_human, verify, close_space, billing_status, subscribe,
   list_suppressions, add_suppression, remove_suppression,

@@ -40,21 +40,22 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   send_email: [
     'payment_required', 'not_found', 'duplicate_recipient', 'idempotency_conflict', 'inbox_suspended', 'domain_not_verified',
     'domain_suspended', 'own_domain_required', 'recipient_suppressed', 'unresolved_placeholder', 'test_recipient_not_allowed',
-    'secret_in_message', 'key_daily_cap', 'queue_full', 'encryption_unavailable', 'recipient_not_allowed',
+    'secret_in_message', 'key_daily_cap', 'queue_full', 'encryption_unavailable', 'recipient_not_allowed', 'attachment_refused',
   ],
   reply_to_thread: [
     'payment_required', 'not_found', 'idempotency_conflict', 'inbox_suspended', 'domain_not_verified', 'domain_suspended',
     'own_domain_required', 'recipient_suppressed', 'unresolved_placeholder', 'secret_in_message', 'key_daily_cap', 'queue_full',
-    'thread_loop_guard', 'encryption_unavailable', 'recipient_not_allowed',
+    'thread_loop_guard', 'encryption_unavailable', 'recipient_not_allowed', 'attachment_refused',
   ],
   get_message: ['not_found'],
+  get_attachment: ['not_found', 'encryption_unavailable'],
   cancel_message: ['not_found', 'not_cancellable'],
   approve_message: [
     'payment_required', 'not_found', 'not_draft', 'revision_mismatch', 'inbox_suspended', 'domain_not_verified', 'domain_suspended',
     'recipient_suppressed', 'queue_full', 'encryption_unavailable', 'recipient_not_allowed',
   ],
   list_drafts: ['not_found'],
-  update_draft: ['not_found', 'not_draft', 'unresolved_placeholder', 'secret_in_message'],
+  update_draft: ['not_found', 'not_draft', 'unresolved_placeholder', 'secret_in_message', 'attachment_refused'],
 
   list_threads: ['not_found'],
   get_thread: ['not_found'],

@@ -3,9 +3,19 @@ import type { Access } from '../../actors/space.js';
 import type { Permission } from '../records.js';
 import type { Runtime } from '../runtime.js';
 
+/** A file a tool hands to MCP clients beside its answer (an embedded resource); other front ends ignore it. */
+export interface EmbeddedFile {
+  uri: string;
+  mimeType: string;
+  /** base64 */
+  blob: string;
+}
+
 export interface ToolContext {
   rt: Runtime;
   access: Access;
+  /** Where a tool puts the files it embeds in its MCP answer (get_attachment). */
+  resources?: EmbeddedFile[];
 }
 
 export type Effect = 'read-only' | 'write' | 'write, irreversible';

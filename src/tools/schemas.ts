@@ -1,10 +1,10 @@
 /** Schema pieces shared by several tools. Input objects refuse unknown parameters; outputs are exact. */
 import { Type } from '@sinclair/typebox';
-import { Exact, Nullable } from '../records.js';
+import { Exact, Id, Nullable } from '../records.js';
 
 /** The record schemas (src/records.ts), for the tools that answer them. */
 export {
-  DomainSchema, FilterCountsSchema, FilterSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
+  AttachmentSchema, DomainSchema, FilterCountsSchema, FilterSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
 } from '../records.js';
 
 export const Input = Exact;
@@ -26,3 +26,16 @@ export const DomainName = Type.String({ minLength: 1, maxLength: 253, descriptio
 export const TEXT_MAX_CHARS = 512 * 1024;
 export const HTML_MAX_CHARS = 1024 * 1024;
 
+
+/** An outgoing file (decisions.md 10): new bytes in base64, or a file received in the space, to forward it. */
+export const AttachmentsInput = Type.Array(
+  Type.Union([
+    Exact({
+      filename: Type.String({ minLength: 1, maxLength: 255, description: 'nom du fichier, sans chemin' }),
+      content_type: Type.Optional(Type.String({ minLength: 3, maxLength: 255, description: 'type MIME ; vérifié contre le contenu ; absent : déduit' })),
+      content_base64: Type.String({ minLength: 1, description: 'contenu en base64' }),
+    }),
+    Exact({ attachment_id: Id('attachment', "pièce jointe reçue dans l'espace (att_...), pour la transférer") }),
+  ]),
+  { maxItems: 10, description: 'au plus 10 fichiers, 10 Mo décodés au total par défaut ; exécutables et scripts refusés' },
+);

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { contentHash, createOutbound, sendingFacts } from '../../actors/message.js';
+import { attachmentNames, checkOutgoingFiles } from '../../actors/attachments.js';
 import type { StoredThread } from '../../actors/records.js';
 import { checkMetadata, checkPlaceholders, checkSecrets, oneLine, parseAddress, parseDate } from '../sending/validate.js';
 import { parisMoment, quote } from '../texts.js';
 import { defineTool, type ToolContext } from './registry.js';
-import { HTML_MAX_CHARS, Id, InboxSchema, Input, IsoDate, MessageSchema, Nullable, Output, TEXT_MAX_CHARS, ThreadSchema } from './schemas.js';
+import { AttachmentsInput, HTML_MAX_CHARS, Id, InboxSchema, Input, IsoDate, MessageSchema, Nullable, Output, TEXT_MAX_CHARS, ThreadSchema } from './schemas.js';
 
 export const SendOutput = Output({
   status: Type.Union([Type.Literal('queued'), Type.Literal('draft')], { description: 'queued : part seul ; draft : attend un humain' }),
@@ -34,6 +35,7 @@ export const BODY_PARAMETERS = {
   send_after: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'pas avant cette date (ISO 8601, ou heure de Paris sans fuseau)' })),
   idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   dry_run: Type.Optional(Type.Boolean({ description: 'tout vérifier, ne rien écrire' })),
+  attachments: Type.Optional(AttachmentsInput),
 };
 
 const BodyInput = Input(BODY_PARAMETERS);
@@ -56,9 +58,13 @@ export interface Recipient {
 export async function sendOutbound({ rt, access }: ToolContext, input: Static<typeof BodyInput> & Record<string, unknown>, recipient: Recipient) {
   checkMetadata(input.metadata);
   checkPlaceholders({ text: input.text, html: input.html });
-  checkSecrets(access.space.id, { text: input.text, html: input.html, metadata: input.metadata ? JSON.stringify(input.metadata) : null });
+  checkSecrets(access.space.id, {
+    text: input.text, html: input.html, metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    attachments: attachmentNames(input.attachments),
+  });
   const sendAfter = input.send_after === undefined ? null : parseDate(input.send_after, 'send_after');
   const facts = await sendingFacts(rt, access, recipient.inboxId, recipient.to);
+  const attachments = await checkOutgoingFiles(rt, access.space.id, access.key.inbox_ids, input.attachments ?? []);
   const dryRun = input.dry_run ?? false;
   const result = await createOutbound(rt, access, {
     inbox: facts.inbox,
@@ -76,6 +82,7 @@ export async function sendOutbound({ rt, access }: ToolContext, input: Static<ty
     idempotency_key: input.idempotency_key ?? null,
     content_hash: input.idempotency_key === undefined ? '' : contentHash(input),
     dry_run: dryRun,
+    attachments,
   }, facts);
   return { ...result, dry_run: dryRun };
 }

@@ -9,7 +9,7 @@
 import { open } from '../crypto.js';
 import { countWebhookAttempt, observeWebhookLag } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
-import { eventIdOf } from '../../actors/events.js';
+import { completeEnvelopes, eventIdOf } from '../../actors/events.js';
 import { acknowledgeDelivered, readUndelivered, readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
 import { WebhookClient } from './client.js';
 import { signedHeaders, signingKey } from './signer.js';
@@ -59,6 +59,8 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
     if (nextAt > rt.clock.now()) return nextAt;
     const entries = await readUndelivered(rt, spaceId, BATCH);
     if (!entries.length) return null;
+    // Trimmed entries (no fields) stay empty; the others get their message's text back.
+    const bodies = await completeEnvelopes(rt, spaceId, entries.map(([, fields]) => fields?.[1] ?? ''));
     const url = new URL(hook.url);
     const target = await client.target(url);
     const signer = signingKey(open(masterKey!, hook.secret, webhookContext(spaceId)));
@@ -69,9 +71,9 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
       if (delivered.length) acks.push(acknowledgeDelivered(rt, spaceId, delivered.splice(0)));
     };
     try {
-      for (const [entryId, fields] of entries) {
+      for (const [at, [entryId]] of entries.entries()) {
         // Trimmed while it waited (30 days): nothing left to send.
-        const body = fields?.[1];
+        const body = bodies[at];
         if (!body) {
           delivered.push(entryId);
           continue;

@@ -14,6 +14,7 @@ import { verpReturnPath } from '../delivery/mime.js';
 import { transportFor } from '../delivery/transports.js';
 import { dkimKeyFor, serviceDkimKey } from '../delivery/dkim.js';
 import type { OutgoingMail, Transport } from '../delivery/types.js';
+import { attachmentFiles } from '../../actors/attachments.js';
 import { unsubscribeLink } from '../delivery/unsubscribe.js';
 import { asMailboxError } from '../errors.js';
 import { countDeparture } from '../metrics.js';
@@ -21,7 +22,11 @@ import { queueWorker, wakeInbox, type WakeJob } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
 
 async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Departure): Promise<OutgoingMail> {
-  const [wrote, dkim] = await Promise.all([correspondentWrote(rt, spaceId, message), inbox.shared === '1' ? serviceDkimKey(rt, inbox.domain) : dkimKeyFor(rt, spaceId, inbox.domain)]);
+  const [wrote, dkim, files] = await Promise.all([
+    correspondentWrote(rt, spaceId, message),
+    inbox.shared === '1' ? serviceDkimKey(rt, inbox.domain) : dkimKeyFor(rt, spaceId, inbox.domain),
+    attachmentFiles(rt, spaceId, message),
+  ]);
   return {
     id: message.id,
     messageIdHeader: message.message_id_header,
@@ -38,6 +43,7 @@ async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Depart
     returnPath: verpReturnPath(spaceId, message.id, inbox.domain),
     dkim,
     headers: { 'X-Mailbox-Message-Id': message.id },
+    attachments: files.map(({ view, content }) => ({ filename: view.filename, contentType: view.content_type, content })),
   };
 }
 

@@ -71,7 +71,7 @@ t.test('send_email as a test send (no duplicate rule): still one of everything',
 
 const mail = (from: string, extra: Partial<InboundMail> = {}): InboundMail => ({
   from, from_name: '', reply_to: '', subject: 'Question', text: 'Bonjour', html: '', message_id_header: '', in_reply_to: '',
-  references: [], automatic: false, auth_results: {}, attachments: [], ...extra,
+  references: [], automatic: false, auth_results: {}, attachments: [], source: null, ...extra,
 });
 
 t.test('the inbound store: one message in one thread, one event, not a duplicate', { skip }, async (t) => {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { suspendInbox } from '../../actors/inbox.js';
+import { receiveInbound } from '../../actors/inbound.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import type { TestService } from './service.js';
 import { lastCode } from './codes.js';
@@ -85,6 +86,17 @@ export const EXAMPLES: Record<string, Example> = {
   send_email: (ctx) => selfSendArgs(ctx),
   reply_to_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id, text: 'Suite de notre échange.' }),
   get_message: async (ctx) => ({ message_id: (await selfSend(ctx)).message.id }),
+  get_attachment: async (ctx) => {
+    const inboxId = await someInbox(ctx, 'active');
+    const { inbox } = await succeed(ctx.svc, ctx.apiKey, 'inbox_status', { inbox_id: inboxId });
+    const { message_id } = await receiveInbound(ctx.svc.rt, ctx.spaceId, { id: inboxId, address: inbox.address }, {
+      from: 'client@exemple.fr', from_name: 'Client', reply_to: '', subject: 'Commande', text: 'Ci-joint.', html: '', message_id_header: '',
+      in_reply_to: '', references: [], automatic: false, auth_results: {}, source: null,
+      attachments: [{ filename: 'commande.csv', content_type: 'text/csv', content: Buffer.from('ref;qte\nA;2\n'), inline: false, content_id: null }],
+    });
+    const { attachments } = await succeed(ctx.svc, ctx.apiKey, 'get_message', { message_id });
+    return { message_id, attachment_id: attachments[0].id };
+  },
   cancel_message: async (ctx) => ({ message_id: (await selfSend(ctx)).message.id }),
   approve_message: async (ctx) => {
     const { message } = await selfSend(ctx, { requires_approval: true });

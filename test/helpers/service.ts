@@ -17,6 +17,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { closeQueues } from '../../src/redis/queues.js';
 import { startDns, type TestDns } from './dns.js';
 import { testRedisTarget } from './redis.js';
+import { blobStoreEnv } from './blobs.js';
 
 export interface CallResult {
   status: number;
@@ -55,7 +56,8 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
   // HTTP_ENGINE from the environment: `npm run test:node-engine` runs the HTTP files on node:http.
   const config: Config = loadConfig({
-    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '', ...options.env,
+    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '',
+    ...(await blobStoreEnv()), ...options.env,
   });
   const clock = options.clock ?? systemClock;
   const rt = composeRuntime(createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }));

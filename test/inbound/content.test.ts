@@ -54,7 +54,7 @@ const gmailReply = [
 
 t.test('an HTML-only Gmail reply: its long attribution, wrapped by the HTML-to-text step, is not part of reply_text', async (t) => {
   const facts = { ip: '127.0.0.1', helo: 'mail.test', mailFrom: '', mta: 'mx.test', resolver: async () => [] };
-  const parsed = (await parseStream(Readable.from([Buffer.from(gmailReply)]), facts, { keepRaw: false, limits: loadConfig({}).smtpMessage })) as Parsed;
+  const parsed = (await parseStream(Readable.from([Buffer.from(gmailReply)]), facts, { rawMax: 0, limits: loadConfig({}).smtpMessage })) as Parsed;
   t.match(parsed.mail.text, /Montmorency\n/, 'the text version wraps the attribution');
   t.equal(replyText(parsed.mail.text), 'Merci, mardi 10 h me convient parfaitement.\n\n\nBien à vous,\nJean-Christophe');
 });

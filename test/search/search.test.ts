@@ -18,7 +18,7 @@ const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, S
 
 const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail => ({
   from, from_name: '', reply_to: '', subject, text, html: '', message_id_header: '', in_reply_to: '', references: [],
-  automatic: false, auth_results: {}, attachments: [], ...extra,
+  automatic: false, auth_results: {}, attachments: [], source: null, ...extra,
 });
 
 const s = await sender(svc);

@@ -9,6 +9,7 @@ import { Cluster, type Redis } from 'ioredis';
 import t from 'tap';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
 import { spaceOfAddress } from '../../actors/inbox.js';
+import { receiveInbound } from '../../actors/inbound.js';
 import { eraseJobId, eraseQueue } from '../../src/redis/queues.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
@@ -53,6 +54,12 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
   await svc.call(apiKey, 'send_email', { inbox_id: own.body.id, to: 'marie@destinataire.test', subject: 'Bonjour', text: 'Bonjour Marie.' });
   await svc.call(apiKey, 'add_suppression', { value: 'bloque@exemple.fr' });
   await svc.call(apiKey, 'create_key', { name: 'robot' });
+  await receiveInbound(svc.rt, spaceId, { id: own.body.id, address: own.body.address }, {
+    from: 'marie@destinataire.test', from_name: 'Marie', reply_to: '', subject: 'Devis', text: 'Ci-joint.', html: '', message_id_header: '',
+    in_reply_to: '', references: [], automatic: false, auth_results: {}, source: Buffer.from('Subject: Devis\r\n\r\nCi-joint.\r\n'),
+    attachments: [{ filename: 'devis.csv', content_type: 'text/csv', content: Buffer.from('ligne;prix\n'), inline: false, content_id: null }],
+  });
+  t.equal((await svc.rt.ports.blobs.list(spaceId)).length, 2, 'the attachment and the raw source are in the blob store');
 
   const step1 = await svc.call(apiKey, 'close_space', {});
   t.equal(step1.status, 200);
@@ -86,6 +93,8 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
   clock.advance(60_000);
   t.equal(await eraseSpace(svc.rt, spaceId, closesAt), true);
   t.same(await keysOf(spaceId), [], 'no key of the space is left');
+  t.same(await svc.rt.ports.blobs.list(spaceId), [], 'no blob of the space is left');
+  t.notOk((await svc.rt.ports.blobs.spaces()).includes(spaceId), 'nor its folder');
   t.equal((await svc.call(apiKey, 'list_inboxes', {})).body.error.code, 'unauthorized', 'its keys stop');
   t.equal(await spaceOfAddress(svc.rt, own.body.address), null, 'the own-domain address is released');
   t.match(await spaceOfAddress(svc.rt, shared.body.address), { space_id: spaceId, state: 'deleted' }, 'a common-domain address is never reassigned');

@@ -30,11 +30,12 @@
   KEYS[19] journal         hash line id -> line JSON
   KEYS[20] journalIndex    sorted set "<ref> <line id>"
   KEYS[21] webhook         hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[22] searchDocs      string of the search index's document records
-  KEYS[23] searchWords     sorted set of the indexed words
-  KEYS[24] searchInbox     string: the inbox's document numbers
-  KEYS[25] searchThread    string: the thread's document numbers
-  KEYS[26 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
+  KEYS[22] blobs           set of the SHA-256 of the space's blobs that records point to
+  KEYS[23] searchDocs      string of the search index's document records
+  KEYS[24] searchWords     sorted set of the indexed words
+  KEYS[25] searchInbox     string: the inbox's document numbers
+  KEYS[26] searchThread    string: the thread's document numbers
+  KEYS[27 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)            ARGV[2] now, ISO 8601        ARGV[3] today (Paris day)
   ARGV[4] mode: first|reply   ARGV[5] message id           ARGV[6] thread id
   ARGV[7] key id              ARGV[8] key daily cap (0: none)
@@ -48,7 +49,8 @@
   ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
   ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
-  ARGV[30] n = number of message field/value pairs; ARGV[31 .. 30+2n] the message's fields and values
+  ARGV[30] SHA-256 of the message's attachments, already in the blob store, space-separated ('' none)
+  ARGV[31] n = number of message field/value pairs; ARGV[32 .. 31+2n] the message's fields and values
            but status, revision, slot and any_time, written as they are; then, up to the last ARGV, the new
            thread's fields and values (message_count 1) for a first message, none for a reply
   last ARGV: the message's search words, space-separated (src/mail/words.ts)
@@ -125,12 +127,13 @@ end
 local status = draft and 'draft' or 'queued'
 if ARGV[23] == '1' then return cjson.encode({ dry_run = true, status = status, slot = slot or cjson.null }) end
 
-local messageEnd = 30 + 2 * tonumber(ARGV[30])
+local messageEnd = 31 + 2 * tonumber(ARGV[31])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '',
-  'any_time', answering and '1' or '0', unpack(ARGV, 31, messageEnd))
+  'any_time', answering and '1' or '0', unpack(ARGV, 32, messageEnd))
+for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[22], sha) end
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threadOutbound = KEYS[15], threads = KEYS[16] }
 local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) })
-indexMessage({ docs = KEYS[22], words = KEYS[23], inbox = KEYS[24], thread = KEYS[25] }, id, threadId, ARGV[#ARGV], 26)
+indexMessage({ docs = KEYS[23], words = KEYS[24], inbox = KEYS[25], thread = KEYS[26] }, id, threadId, ARGV[#ARGV], 27)
 -- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
 if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
 elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end

@@ -17,11 +17,13 @@
   KEYS[10] journal        hash line id -> line JSON
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[13] searchDocs     string of the search index's document records
-  KEYS[14] searchWords    sorted set of the indexed words
-  KEYS[15] searchInbox    string: the inbox's document numbers
-  KEYS[16] searchThread   string: the thread's document numbers
-  KEYS[17 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
+  KEYS[13] blobs          set of the SHA-256 of the space's blobs that records point to
+  KEYS[14] attachments    hash attachment id -> message id of the received files (forwarding)
+  KEYS[15] searchDocs     string of the search index's document records
+  KEYS[16] searchWords    sorted set of the indexed words
+  KEYS[17] searchInbox    string: the inbox's document numbers
+  KEYS[18] searchThread   string: the thread's document numbers
+  KEYS[19 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -30,7 +32,9 @@
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[13] n = number of thread field/value pairs; ARGV[14 .. 13+2n] the thread's fields and values,
+  ARGV[13] the message's blobs, already stored, space-separated: "<sha256>" for its source,
+           "<attachment id>:<sha256>" for each attachment
+  ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
            written only when the thread does not exist yet; then, up to the last ARGV, the message's fields
            and values. All written as they are (no JSON to decode)
   last ARGV: the message's search words, space-separated (src/mail/words.ts)
@@ -58,9 +62,14 @@ if dedupe ~= '' then
   redis.call('HSET', KEYS[7], dedupe, messageId .. ' ' .. threadId)
 end
 
-local threadEnd = 13 + 2 * tonumber(ARGV[13])
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 14, threadEnd)) end
+local threadEnd = 14 + 2 * tonumber(ARGV[14])
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 15, threadEnd)) end
 redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV - 1))
+for blob in string.gmatch(ARGV[13], '%S+') do
+  local attachmentId, sha = string.match(blob, '^([^:]+):(.+)$')
+  if attachmentId then redis.call('HSET', KEYS[14], attachmentId, messageId) end
+  redis.call('SADD', KEYS[13], sha or blob)
+end
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
@@ -73,8 +82,8 @@ end
 redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
 redis.call('ZADD', KEYS[4], 0, messageId)
 redis.call('ZADD', KEYS[6], nowText, threadId)
+indexMessage({ docs = KEYS[15], words = KEYS[16], inbox = KEYS[17], thread = KEYS[18] }, messageId, threadId, ARGV[#ARGV], 19)
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
-indexMessage({ docs = KEYS[13], words = KEYS[14], inbox = KEYS[15], thread = KEYS[16] }, messageId, threadId, ARGV[#ARGV], 17)
 appendJournal(KEYS[10], KEYS[11], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[9], ARGV[12])
 return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) })

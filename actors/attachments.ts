@@ -1,0 +1,182 @@
+/**
+ * Attachments and raw sources (decisions.md 10): their bytes go to the blob store (src/blobs/, through
+ * the ports) before the record that points to them is written, and the space's blob set
+ * (keys.blobs) names every blob a record points to, in the same script as the record. A blob outside
+ * that set is what a crash between the two writes left: the sweep removes it once it is old enough
+ * that no write can still be on its way.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { MailboxError } from '../src/errors.js';
+import { blobKey, hashOfBlob, sha256Of } from '../src/blobs/store.js';
+import { checkFilename, checkNotRunnable, decodeBase64, settledType } from '../src/mail/attachment-rules.js';
+import type { AttachmentView } from '../src/records.js';
+import { readMessage, type StoredMessage } from './records.js';
+
+/** A file as a parser or a caller gives it, before it is stored. */
+export interface AttachmentPart {
+  filename: string | null;
+  content_type: string;
+  content: Buffer;
+  inline: boolean;
+  content_id: string | null;
+}
+
+/** A blob younger than this may belong to a record still being written: the sweep leaves it. */
+export const SWEEP_GRACE_MS = 3600 * 1000;
+
+/** A file of an outgoing message as the caller gives it (send_email, reply_to_thread, update_draft). */
+export type AttachmentInput = { filename: string; content_type?: string; content_base64: string } | { attachment_id: string };
+
+/** A checked outgoing file: new bytes to store, or a received file of the space (already stored). */
+export interface OutgoingFile {
+  filename: string | null;
+  content_type: string;
+  size: number;
+  sha256: string;
+  /** null: forwarded, its blob is in the store already. */
+  content: Buffer | null;
+}
+
+/** The names of the new files, for the secret check (secret_in_message applies to file names). */
+export const attachmentNames = (inputs: AttachmentInput[] | undefined): string =>
+  (inputs ?? []).map((input) => ('filename' in input ? input.filename : '')).join('\n');
+
+const overLimit = (filename: string | null, max: number) =>
+  new MailboxError('attachment_refused', { filename: filename ?? '', reason: `les fichiers dépassent ${max} octets au total` });
+
+/**
+ * Checks the files of an outgoing message (src/mail/attachment-rules.ts) and finds the forwarded ones
+ * among the received files of the space the key may read (`not_found` otherwise). Nothing is written.
+ */
+export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds: string[] | null, inputs: AttachmentInput[]): Promise<OutgoingFile[]> {
+  const files: OutgoingFile[] = [];
+  let total = 0;
+  for (const input of inputs) {
+    let file: OutgoingFile;
+    if ('attachment_id' in input) {
+      const messageId = await rt.redis.hget(spaceKeys(spaceId).receivedAttachments, input.attachment_id);
+      const message = messageId ? await readMessage(rt, spaceId, messageId) : null;
+      const received = message && (!inboxIds || inboxIds.includes(message.inbox_id)) ? attachmentsOf(message).find((a) => a.id === input.attachment_id) : undefined;
+      if (!received) throw new MailboxError('not_found', null, { reason: `La pièce jointe ${input.attachment_id} n'existe pas pour cette clé.` });
+      checkNotRunnable(received.filename ?? '', received.content_type);
+      file = { filename: received.filename, content_type: received.content_type, size: received.size, sha256: received.sha256, content: null };
+    } else {
+      checkFilename(input.filename);
+      const content = decodeBase64(input.content_base64);
+      if (!content) throw new MailboxError('invalid_argument', { parameter: 'attachments' }, { reason: `content_base64 de « ${input.filename} » n'est pas du base64.` });
+      const contentType = await settledType(input.filename, input.content_type, content);
+      checkNotRunnable(input.filename, contentType);
+      file = { filename: input.filename, content_type: contentType, size: content.length, sha256: sha256Of(content), content };
+    }
+    total += file.size;
+    if (total > rt.config.attachmentMaxBytes) throw overLimit(file.filename, rt.config.attachmentMaxBytes);
+    files.push(file);
+  }
+  return files;
+}
+
+/** Stores the new bytes of checked outgoing files (durable once this resolves) and answers their attachment objects. */
+export async function storeOutgoingFiles(rt: Runtime, spaceId: string, files: OutgoingFile[]): Promise<AttachmentView[]> {
+  const views: AttachmentView[] = [];
+  for (const file of files) {
+    if (file.content) await rt.ports.blobs.put(spaceId, file.content);
+    views.push({ id: rt.ids.next('attachment'), filename: file.filename, content_type: file.content_type, size: file.size, inline: false, content_id: null, sha256: file.sha256 });
+  }
+  return views;
+}
+
+/** The same files in the same order (names, types, bytes), whatever their attachment ids. */
+export const sameFiles = (a: AttachmentView[], b: AttachmentView[]): boolean =>
+  a.length === b.length && a.every((file, i) => file.filename === b[i]!.filename && file.content_type === b[i]!.content_type && file.sha256 === b[i]!.sha256);
+
+/** The bytes of a message's files, for its MIME (the send worker). */
+export async function attachmentFiles(rt: Runtime, spaceId: string, message: Pick<StoredMessage, 'attachments'>): Promise<{ view: AttachmentView; content: Buffer }[]> {
+  const files: { view: AttachmentView; content: Buffer }[] = [];
+  for (const view of attachmentsOf(message)) {
+    const content = await rt.ports.blobs.get(blobKey(spaceId, view.sha256));
+    if (!content) throw new Error(`blob ${view.sha256} of a message of ${spaceId} is missing from the blob store`);
+    files.push({ view, content });
+  }
+  return files;
+}
+
+/** A body (text or html) longer than this, in UTF-8 bytes, lives in the blob store (decisions.md 10). */
+export const BODY_INLINE_MAX_BYTES = 2048;
+
+/**
+ * A message's bodies as stored: each one over 2 KB written to the blob store (durable once this
+ * resolves) and '' in its field, named in `body_blobs`; `shas` for the space's blob set.
+ */
+export async function storeBodies(rt: Runtime, spaceId: string, bodies: { text: string; html: string }) {
+  const stored = { ...bodies, body_blobs: '', shas: [] as string[] };
+  const entries: string[] = [];
+  for (const field of ['text', 'html'] as const) {
+    const bytes = Buffer.from(bodies[field], 'utf8');
+    if (bytes.length <= BODY_INLINE_MAX_BYTES) continue;
+    const { sha256 } = await rt.ports.blobs.put(spaceId, bytes);
+    stored[field] = '';
+    entries.push(`${field}:${sha256}`);
+    stored.shas.push(sha256);
+  }
+  stored.body_blobs = entries.join(' ');
+  return stored;
+}
+
+/** Writes every part to the blob store (durable once this resolves) and answers their attachment objects. */
+export async function storeAttachments(rt: Runtime, spaceId: string, parts: AttachmentPart[]): Promise<AttachmentView[]> {
+  const views: AttachmentView[] = [];
+  for (const part of parts) {
+    const blob = await rt.ports.blobs.put(spaceId, part.content);
+    views.push({
+      id: rt.ids.next('attachment'),
+      filename: part.filename,
+      content_type: part.content_type,
+      size: blob.size,
+      inline: part.inline,
+      content_id: part.content_id,
+      sha256: blob.sha256,
+    });
+  }
+  return views;
+}
+
+/** The attachment objects of a stored message ([] for none). */
+export const attachmentsOf = (message: Pick<StoredMessage, 'attachments'>): AttachmentView[] =>
+  message.attachments ? (JSON.parse(message.attachments) as AttachmentView[]) : [];
+
+/** One attachment of a message and its bytes; `not_found` for an id the message does not carry. */
+export async function attachmentContent(rt: Runtime, spaceId: string, message: StoredMessage, attachmentId: string): Promise<{ attachment: AttachmentView; bytes: Buffer }> {
+  const attachment = attachmentsOf(message).find((candidate) => candidate.id === attachmentId);
+  if (!attachment) throw new MailboxError('not_found', null, { reason: "Cette pièce jointe n'existe pas dans ce message." });
+  const bytes = await rt.ports.blobs.get(blobKey(spaceId, attachment.sha256));
+  // The record points to its blob only once the blob was durable: a missing one was lost by the store.
+  if (!bytes) throw new MailboxError('internal');
+  return { attachment, bytes };
+}
+
+/**
+ * Removes the blobs of every space that no record points to and that are older than the grace period
+ * (crash leftovers); answers how many went.
+ */
+export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): Promise<number> {
+  const before = rt.clock.now() - graceMs;
+  let removed = 0;
+  for (const spaceId of await rt.ports.blobs.spaces()) {
+    const old = (await rt.ports.blobs.list(spaceId)).filter((blob) => blob.writtenAt < before);
+    if (!old.length) continue;
+    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...old.map((blob) => hashOfBlob(blob.key)));
+    const orphans = old.filter((_, i) => pointed[i] !== 1).map((blob) => blob.key);
+    await rt.ports.blobs.remove(orphans);
+    removed += orphans.length;
+  }
+  if (removed) rt.log.info('orphan blobs removed', { count: removed });
+  return removed;
+}
+
+/** The attachment a download link names (its signature checked by the caller); `not_found` once the message or space is gone. */
+export async function linkedAttachment(rt: Runtime, target: { spaceId: string; messageId: string; attachmentId: string }) {
+  const message = await readMessage(rt, target.spaceId, target.messageId);
+  if (!message) throw new MailboxError('not_found', null, { reason: "Ce message n'existe plus." });
+  return attachmentContent(rt, target.spaceId, message, target.attachmentId);
+}

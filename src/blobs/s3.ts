@@ -1,0 +1,77 @@
+/**
+ * The blob store on any S3-compatible service, `BLOB_STORE=s3://bucket/prefix`, for front ends on
+ * several machines. Endpoint, region and credentials come from the usual AWS variables
+ * (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID...); with an explicit endpoint
+ * (MinIO, Ceph, a test server) bucket names go in the path. A PutObject is durable once acknowledged.
+ */
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { blobKey, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
+
+export interface S3Location {
+  bucket: string;
+  /** '' or ending with '/'. */
+  prefix: string;
+}
+
+/** S3 deletes at most this many keys per request. */
+const DELETE_BATCH = 1000;
+
+const notFound = (error: unknown): boolean => {
+  const name = (error as { name?: string }).name;
+  return name === 'NoSuchKey' || name === 'NotFound';
+};
+
+export function s3BlobStore(location: S3Location, env: Record<string, string | undefined> = process.env): BlobStore {
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+  const client = new S3Client({ endpoint, forcePathStyle: Boolean(endpoint), region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1' });
+  const { bucket, prefix } = location;
+
+  const keysUnder = async (under: string, delimiter?: string): Promise<{ keys: ListedBlob[]; folders: string[] }> => {
+    const keys: ListedBlob[] = [];
+    const folders: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under, Delimiter: delimiter, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) keys.push({ key: object.Key!.slice(prefix.length), writtenAt: object.LastModified?.getTime() ?? 0 });
+      for (const folder of page.CommonPrefixes ?? []) folders.push(folder.Prefix!.slice(under.length, -1));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return { keys, folders };
+  };
+
+  const removeKeys = async (keys: string[]) => {
+    for (let at = 0; at < keys.length; at += DELETE_BATCH) {
+      const batch = keys.slice(at, at + DELETE_BATCH).map((key) => ({ Key: prefix + key }));
+      await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch, Quiet: true } }));
+    }
+  };
+
+  return {
+    async put(spaceId, bytes): Promise<StoredBlob> {
+      const sha256 = sha256Of(bytes);
+      const key = blobKey(spaceId, sha256);
+      const exists = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error)));
+      if (!exists) await client.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }));
+      return { key, sha256, size: bytes.byteLength };
+    },
+    async get(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+        return Buffer.from(await object.Body!.transformToByteArray());
+      } catch (error) {
+        if (notFound(error)) return null;
+        throw error;
+      }
+    },
+    async list(spaceId) {
+      return (await keysUnder(`${prefix}${spaceId}/`)).keys;
+    },
+    async spaces() {
+      return (await keysUnder(prefix, '/')).folders;
+    },
+    remove: removeKeys,
+    async removeSpace(spaceId) {
+      await removeKeys((await keysUnder(`${prefix}${spaceId}/`)).keys.map((blob) => blob.key));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Where mail content lives (decisions.md 10): attachments, raw sources and long bodies, outside Redis.
+ * One small interface, two adapters (src/blobs/fs.ts, src/blobs/s3.ts), chosen by BLOB_STORE at the
+ * composition root; actors reach it through the ports (src/ports.ts), never an adapter directly.
+ * A blob is named by its space and the SHA-256 of its bytes, `<space id>/<sha256>`: erasure deletes the
+ * space's prefix, and the same file received or forwarded twice is stored once.
+ */
+import { createHash } from 'node:crypto';
+
+export interface StoredBlob {
+  /** `<space id>/<sha256>`. */
+  key: string;
+  sha256: string;
+  size: number;
+}
+
+export interface ListedBlob {
+  key: string;
+  /** When it was written (ms): the sweep leaves recent blobs alone, their record may be on its way. */
+  writtenAt: number;
+}
+
+export interface BlobStore {
+  /** Writes the bytes durably (their record may point to them once this resolves); an existing blob is kept. */
+  put(spaceId: string, bytes: Uint8Array): Promise<StoredBlob>;
+  /** The bytes of a blob, or null when there is none. */
+  get(key: string): Promise<Buffer | null>;
+  /** Every blob of a space. */
+  list(spaceId: string): Promise<ListedBlob[]>;
+  /** The spaces that hold blobs (the sweep walks them). */
+  spaces(): Promise<string[]>;
+  remove(keys: string[]): Promise<void>;
+  /** Deletes every blob of a space (its erasure). */
+  removeSpace(spaceId: string): Promise<void>;
+}
+
+export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export const blobKey = (spaceId: string, sha256: string): string => `${spaceId}/${sha256}`;
+
+export const spaceOfBlob = (key: string): string => key.slice(0, key.indexOf('/'));
+
+export const hashOfBlob = (key: string): string => key.slice(key.indexOf('/') + 1);
+
+/** A space id or a hash: what a blob key may be made of (nothing that walks out of the store). */
+export const SAFE_PART = /^[0-9a-z_]+$/;

@@ -1,0 +1,55 @@
+/**
+ * `GET /a/<token>`: an attachment's bytes behind the signed link get_attachment gives (src/blobs/links.ts).
+ * Always a download (Content-Disposition: attachment), never rendered: HTML and scripts are served as
+ * application/octet-stream, nothing is sniffed, and a sandbox CSP covers a browser that would try.
+ * Like the unsubscribe pages, its own small runner: the URL holds a capability the API's log would write.
+ */
+import { linkedAttachment } from '../../actors/attachments.js';
+import { verifyDownloadToken } from '../blobs/links.js';
+import { asMailboxError, MailboxError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { errorReply, readBody, readRequest, send, type Reply } from './io.js';
+import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
+
+/** Types a browser could run or render as a page: sent as bytes. */
+const ACTIVE_TYPE = /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript)/i;
+
+/** `filename*` of RFC 6266 (any character), with a plain ASCII fallback. */
+function disposition(filename: string | null): string {
+  const name = filename ?? 'piece-jointe';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+async function download(rt: Runtime, token: string): Promise<Reply> {
+  const target = rt.config.masterKey ? verifyDownloadToken(rt.config.masterKey, token, rt.clock.now()) : null;
+  if (!target) throw new MailboxError('not_found', null, { reason: 'Ce lien de téléchargement est inconnu ou expiré (15 minutes) : demandez-en un autre avec get_attachment.' });
+  const { attachment, bytes } = await linkedAttachment(rt, target);
+  return {
+    status: 200,
+    body: bytes,
+    headers: {
+      'content-type': ACTIVE_TYPE.test(attachment.content_type) ? 'application/octet-stream' : attachment.content_type,
+      'content-disposition': disposition(attachment.filename),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'cache-control': 'private, no-store',
+      'referrer-policy': 'no-referrer',
+    },
+  };
+}
+
+export function registerDownloads(app: TemplatedApp, rt: Runtime): void {
+  app.get('/a/:token', (res: HttpResponse, req: HttpRequest) => {
+    const token = req.getParameter(0) ?? '';
+    const request = readRequest(res, req);
+    readBody(res, 0)
+      .then(() => download(rt, token))
+      .catch((error: unknown) => {
+        const refusal = asMailboxError(error);
+        if (refusal.code === 'internal') rt.log.error('attachment download failed', { error: String((error as Error)?.stack ?? error) });
+        return errorReply(refusal);
+      })
+      .then((reply) => send(res, request, reply));
+  });
+}
