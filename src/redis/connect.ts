@@ -76,3 +76,12 @@ function coalesceWrites(redis: Redis): Redis {
 
 /** Whether Redis answers a PING (the health check); false on any failure. */
 export const redisAnswers = (redis: RedisClient): Promise<boolean> => redis.ping().then(() => true, () => false);
+
+/**
+ * A new connection to the same Redis for one blocking read (the workspace's waits): a block would hold
+ * the shared connection's every other command, and it outlives the command timeout. The caller closes it.
+ */
+export function blockingConnection(redis: RedisClient): RedisClient {
+  if (redis instanceof Cluster) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...BLOCKING_OPTIONS } });
+  return redis.duplicate(BLOCKING_OPTIONS);
+}

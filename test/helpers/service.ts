@@ -53,9 +53,11 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const dns = await startDns();
   // Its own webhook wake index: files share the cluster, and a webhook worker would deliver any space of its index.
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
+  // Its own workspace counters too (the 64 waits of the service): a file's test sees only its own.
+  const workspaceIndex = `ws-${randomBytes(4).toString('hex')}`;
   // HTTP_ENGINE from the environment: `npm run test:node-engine` runs the HTTP files on node:http.
   const config: Config = loadConfig({
-    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '', ...options.env,
+    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, WORKSPACE_INDEX: workspaceIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '', ...options.env,
   });
   const clock = options.clock ?? systemClock;
   const rt = composeRuntime(createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }));
