@@ -60,7 +60,7 @@ export async function requestClosure(rt: Runtime, access: Access): Promise<Closu
   if (!human) throw new MailboxError('no_human');
   const current = await view(rt, access, {});
   if (current.scheduled) return current;
-  const expiresAt = await issueCode(rt, access, 'close', {
+  const expiresAt = await issueCode(rt, access.space.id, actorOf(access), 'close', {
     to: human,
     subject: "Code de fermeture de votre espace Mailbox",
     text: (code) =>

@@ -1,6 +1,7 @@
 /**
  * The 6-digit codes the space's human receives by e-mail (decisions.md 2, interface.md parts 3 and 8):
- * `verify` (attach_human, then verify) and `close` (close_space). One set of rules for both: hashed at
+ * `verify` (attach_human, then verify), `close` (close_space) and `signin` (the human's sign-in,
+ * actors/human-session.ts). One set of rules for both: hashed at
  * rest (sha256 of a per-code salt and the code), valid 15 minutes, 10 attempts, 60 s between sends, at
  * most 5 codes per space in 24 h. Deciding is atomic (lua/space/issueCode, checkCode); the e-mail
  * (the runtime's systemMail port) leaves between the two steps of issuing, and a failed e-mail undoes the code (code_not_sent).
@@ -12,10 +13,9 @@ import { randomDigits } from '../src/ids.js';
 import { MailboxError } from '../src/errors.js';
 import { maskEmail } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
-import { lineArgs, prepareLine, type PreparedLine } from './journal.js';
-import { actorOf, type Access } from './space.js';
+import { lineArgs, prepareLine, type Actor, type PreparedLine } from './journal.js';
 
-export type CodePurpose = 'verify' | 'close';
+export type CodePurpose = 'verify' | 'close' | 'signin';
 
 export const CODE_RULES = {
   /**
@@ -29,7 +29,7 @@ export const CODE_RULES = {
   windowMs: 24 * 3600_000,
 } as const;
 
-const hashCode = (salt: string, code: string): string => sha256Hex(`${salt}:${code}`);
+export const hashCode = (salt: string, code: string): string => sha256Hex(`${salt}:${code}`);
 
 export interface CodeMail {
   to: string;
@@ -38,15 +38,14 @@ export interface CodeMail {
   text: (code: string) => string;
 }
 
-/** Issues a code of `purpose` and e-mails it; returns when it stops being valid (ms). */
-export async function issueCode(rt: Runtime, access: Access, purpose: CodePurpose, mail: CodeMail, payload = ''): Promise<number> {
-  const spaceId = access.space.id;
+/** Issues a code of `purpose` for the space, asked by `actor`, and e-mails it; returns when it stops being valid (ms). */
+export async function issueCode(rt: Runtime, spaceId: string, actor: Actor, purpose: CodePurpose, mail: CodeMail, payload = ''): Promise<number> {
   const keys = spaceKeys(spaceId);
   const code = randomDigits(6);
   const salt = randomBytes(16).toString('hex');
   const now = rt.clock.now();
   const expiresAt = now + CODE_RULES.validityMs;
-  const line = prepareLine(rt, 'code.sent', actorOf(access), {}, { purpose, to: maskEmail(mail.to) });
+  const line = prepareLine(rt, 'code.sent', actor, {}, { purpose, to: maskEmail(mail.to) });
   await rt.scripts.run(
     'space/issueCode',
     { code: keys.code(purpose), codeSends: keys.codeSends, space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },

@@ -7,12 +7,13 @@
 import type { Runtime } from '../src/runtime.js';
 import { maskEmail } from '../src/texts.js';
 import { CODE_RULES, checkCode, issueCode, pendingCode } from './codes.js';
+import { indexHuman } from './human-index.js';
 import { prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 
 /** Sends the code to `email`; returns when it stops being valid (ms). */
 export async function attachHuman(rt: Runtime, access: Access, email: string): Promise<number> {
-  return issueCode(rt, access, 'verify', {
+  return issueCode(rt, access.space.id, actorOf(access), 'verify', {
     to: email,
     subject: 'Votre code de confirmation Mailbox',
     text: (code) =>
@@ -26,6 +27,7 @@ export async function attachHuman(rt: Runtime, access: Access, email: string): P
 export async function verifySpace(rt: Runtime, access: Access, code: string): Promise<string> {
   const pending = await pendingCode(rt, access.space.id, 'verify');
   const email = pending?.payload ?? '';
+  if (email) await indexHuman(rt, email, access.space.id);
   const line = prepareLine(rt, 'space.verified', actorOf(access), {}, { human: maskEmail(email) });
   await checkCode(rt, access.space.id, 'verify', pending, code, { human_email: email, verified: '1' }, line);
   return email;

@@ -7,7 +7,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { encodeTime, ID_PREFIXES } from '../src/ids.js';
 import { iso } from '../src/clock.js';
-import type { JournalKind } from '../src/texts.js';
+import { maskEmail, type JournalKind } from '../src/texts.js';
 
 export type ActorKind = 'agent' | 'human' | 'service';
 
@@ -18,6 +18,9 @@ export interface Actor {
 }
 
 export const SERVICE_ACTOR: Actor = { kind: 'service', name: 'Mailbox', key_id: null };
+
+/** The space's human, signed in on the service's pages (actors/human-session.ts), named by a masked address. */
+export const humanActor = (email: string): Actor => ({ kind: 'human', name: maskEmail(email) ?? 'humain', key_id: null });
 
 /** Objects a line touches; each one is also an index to read the line by. */
 export interface JournalRefs {

@@ -8,7 +8,8 @@ import { iso } from '../src/clock.js';
 import { randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
-import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
+import { humanActor, lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
+import { indexHuman } from './human-index.js';
 import { PERMISSIONS, type KeyView, type Permission } from '../src/records.js';
 
 export const DEFAULT_PERMISSIONS: Permission[] = ['send', 'read'];
@@ -52,9 +53,12 @@ export interface Access {
   space: SpaceState;
   lastUsedAt: number | null;
   rate: RateState;
+  /** The human's address when a signed-in human acts (actors/human-session.ts humanAccess), not a key. */
+  human?: string;
 }
 
-export const actorOf = (access: Access): Actor => ({ kind: 'agent', name: access.key.name, key_id: access.key.id });
+export const actorOf = (access: Access): Actor =>
+  access.human ? humanActor(access.human) : { kind: 'agent', name: access.key.name, key_id: access.key.id };
 
 export const normaliseKeyName = (name: string): string => name.trim().normalize('NFC').toLocaleLowerCase('fr');
 
@@ -73,7 +77,7 @@ export function keyView(key: StoredKey, lastUsedMs: number | null): KeyView {
   };
 }
 
-function readSpace(fields: Record<string, string>): SpaceState {
+export function readSpace(fields: Record<string, string>): SpaceState {
   return {
     id: fields.id!,
     name: fields.name ?? '',
@@ -136,6 +140,7 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
     created_by: null,
   });
   const line = prepareLine(rt, 'space.created', SERVICE_ACTOR, {}, { key_id: key.id, plan: fields.plan });
+  await indexHuman(rt, human, spaceId);
   await rt.scripts.run(
     'space/createSpace',
     { space: keys.space, keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, journal: keys.journal, journalIndex: keys.journalIndex },

@@ -29,6 +29,8 @@ export interface Config {
   redisUrl: string | null;
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
+  /** How long a human stays signed in on the service's pages (sign-in, consent, workspace), ms. */
+  humanSessionMs: number;
   masterKey: Buffer | null;
   /** The shared domain of the deployment; '' when COMMON_DOMAIN='' disables it. */
   commonDomain: string;
@@ -396,6 +398,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisClusterNodes: parseNodes(env.REDIS_CLUSTER_NODES),
     // A wildcard listen address is no address to give agents: default links then name localhost.
     baseUrl: (env.BASE_URL || `http://${['0.0.0.0', '::'].includes(host) ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
+    humanSessionMs: int(env, 'HUMAN_SESSION_HOURS', 12) * 3600_000,
     masterKey: parseMasterKey(env.MAILBOX_MASTER_KEY),
     commonDomain,
     serviceDomains,

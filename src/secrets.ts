@@ -9,8 +9,14 @@ import { ID_BODY_PATTERN, idBody } from './ids.js';
  * in a text (`secret_in_message`).
  */
 export const KEY_PREFIX_CHARS = 12;
-const SECRET = new RegExp(`^mbx_(${ID_BODY_PATTERN})_[0-9A-Za-z]{32}$`);
-const ANY_KEY = new RegExp(`mbx_${ID_BODY_PATTERN}_[0-9A-Za-z]{32}`, 'i');
+/**
+ * The kinds of secret that name their space the same way: API keys (`mbx`), human sign-in sessions
+ * (`mbs`), and a connection's OAuth authorization codes (`mbc`), access tokens (`mbt`) and refresh
+ * tokens (`mbr`). Each is looked up under its space's hash tag, read from the secret itself.
+ */
+export type SecretKind = 'mbx' | 'mbs' | 'mbc' | 'mbt' | 'mbr';
+const SECRET = new RegExp(`^(mb[xsctr])_(${ID_BODY_PATTERN})_[0-9A-Za-z]{32}$`);
+const ANY_KEY = new RegExp(`mb[xsctr]_${ID_BODY_PATTERN}_[0-9A-Za-z]{32}`, 'i');
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]{16,}/;
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -21,23 +27,23 @@ export const newWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomB
 /** SHA-256 in hex: the one digest of secrets, codes, idempotency keys and send contents. */
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** The space a presented secret claims to belong to, or null when it is not shaped like a key. */
 const HALF = 10;
 const spacePrefix = (spaceId: string): string => {
   const body = idBody(spaceId);
   return body.slice(HALF) + body.slice(0, HALF);
 };
 
-export function spaceOfSecret(secret: string): string | null {
+/** The space a secret of `kind` claims to belong to, or null when it is not shaped like one. */
+export function spaceOfSecret(secret: string, kind: SecretKind = 'mbx'): string | null {
   const match = SECRET.exec(secret);
-  return match ? `spc_${match[1]!.slice(HALF)}${match[1]!.slice(0, HALF)}` : null;
+  return match && match[1] === kind ? `spc_${match[2]!.slice(HALF)}${match[2]!.slice(0, HALF)}` : null;
 }
 
-export const keySecret = (spaceId: string, random: string): string => `mbx_${spacePrefix(spaceId)}_${random}`;
+export const keySecret = (spaceId: string, random: string, kind: SecretKind = 'mbx'): string => `${kind}_${spacePrefix(spaceId)}_${random}`;
 
 export const keyPrefix = (spaceId: string): string => `mbx_${spacePrefix(spaceId)}`.slice(0, KEY_PREFIX_CHARS);
 
-/** True when the text carries a key of any space, a webhook secret, or the start of a key of this space. */
+/** True when the text carries a key (or session, code or token) of any space, a webhook secret, or the start of a key of this space. */
 export function carriesSecret(text: string, spaceId: string): boolean {
   return ANY_KEY.test(text) || WEBHOOK_SECRET.test(text) || text.toLowerCase().includes(keyPrefix(spaceId));
 }

@@ -86,6 +86,8 @@ const messageAbout = (d: LineData): string => `${quote(String(d.subject))} pour 
 
 const DRAFT_FIELD_WORDS: Record<string, string> = { subject: 'objet', text: 'texte', html: 'version HTML' };
 
+const CODE_PURPOSE_WORDS: Record<string, string> = { verify: 'de vérification', close: "de fermeture de l'espace", signin: 'de connexion' };
+
 /** The journal's French noun phrases (no subject: the actor is shown beside), by line kind. */
 const JOURNAL_TEXTS = {
   'space.created': () => "Ouverture de l'espace",
@@ -112,7 +114,8 @@ const JOURNAL_TEXTS = {
   'filter.added': (d) => `Ajout du filtre ${d.filter_id}, qui ${filterPhrase(d)}`,
   'filter.removed': (d) => `Retrait du filtre ${d.filter_id}, qui ${filterPhrase(d)}`,
   'message.filtered': (d) => `Refus d'un message de ${quote(String(d.from || d.envelope_from || 'expéditeur inconnu'))} par le filtre ${d.filter_id}`,
-  'code.sent': (d) => `Envoi d'un code ${d.purpose === 'close' ? "de fermeture de l'espace" : 'de vérification'} à ${d.to}`,
+  'code.sent': (d) => `Envoi d'un code ${CODE_PURPOSE_WORDS[String(d.purpose)] ?? 'de vérification'} à ${d.to}`,
+  'human.signed_in': (d) => `Connexion de l'humain de l'espace, jusqu'au ${parisMoment(Date.parse(String(d.until)))}`,
   'billing.checkout': (d) => `Ouverture d'une page de paiement pour l'offre ${quote(String(d.plan))}`,
   'space.verified': (d) => `Vérification de l'espace ; humain rattaché : ${d.human}`,
   'space.closure_scheduled': (d) => `Confirmation de la fermeture de l'espace, effacement le ${parisMoment(Date.parse(String(d.closes_at)))}`,

@@ -22,20 +22,11 @@
 --- @include "refuse"
 --- @include "appendJournal"
 --- @include "replayedLine"
+--- @include "checkPendingCode"
 if replayedLine(KEYS[3], ARGV[6]) then return cjson.encode({ ok = true }) end
-local code = redis.call('HMGET', KEYS[1], 'salt', 'hash', 'expires_at', 'attempts')
-if not code[1] or redis.call('EXISTS', KEYS[2]) == 0 then return refuse('no_pending_code') end
-if tonumber(ARGV[1]) > tonumber(code[3]) then return refuse('code_expired') end
-if code[1] ~= ARGV[2] or code[2] ~= ARGV[3] then
-  local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  local left = tonumber(ARGV[4]) - attempts
-  if left <= 0 then
-    redis.call('DEL', KEYS[1])
-    return refuse('too_many_attempts')
-  end
-  return refuse('invalid_code', { attempts_left = left })
-end
-redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[2]) == 0 then return refuse('no_pending_code') end
+local refusal = checkPendingCode(KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4]))
+if refusal then return refusal end
 for field, value in pairs(cjson.decode(ARGV[5])) do redis.call('HSET', KEYS[2], field, value) end
 appendJournal(KEYS[3], KEYS[4], ARGV[6], ARGV[7], ARGV[8])
 return cjson.encode({ ok = true })

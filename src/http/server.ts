@@ -1,7 +1,7 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts) and `GET /metrics` (src/metrics.ts).
+ * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts) and `GET /metrics` (src/metrics.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
@@ -31,6 +31,7 @@ import {
 } from './io.js';
 import { openApiDocument } from './openapi.js';
 import { registerUnsubscribe } from './unsubscribe.js';
+import { signInRoutes } from './signin.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
@@ -149,6 +150,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   );
 
   registerUnsubscribe(app, rt);
+  signInRoutes(app, rt);
 
   app.any('/*', (res, req) => {
     handle('other', res, req, async (request) => {

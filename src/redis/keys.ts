@@ -109,11 +109,16 @@ function keysOf(spaceId: string) {
     /** sorted set: declarations scored by time (ms), for the 24 h declaration limit. */
     webhookDeclarations: `${tag}:webhook:declared`,
     /**
-     * hash: the pending 6-digit code of a purpose (`verify` for attach_human, `close` for close_space):
-     * salt, hash (sha256 of salt and code), sent_at, expires_at (ms), attempts, payload (the e-mail to
-     * attach for `verify`). Never the code itself (actors/codes.ts).
+     * hash: the pending 6-digit code of a purpose (`verify` for attach_human, `close` for close_space,
+     * `signin` for the human's sign-in): salt, hash (sha256 of salt and code), sent_at, expires_at (ms),
+     * attempts, payload (the e-mail to attach for `verify`). Never the code itself (actors/codes.ts).
      */
-    code: (purpose: 'verify' | 'close') => `${tag}:code:${purpose}`,
+    code: (purpose: 'verify' | 'close' | 'signin') => `${tag}:code:${purpose}`,
+    /**
+     * hash: a human's signed-in session, by sha256 of its secret (actors/human-session.ts): email,
+     * created_at, expires_at (ms); the key expires with the session.
+     */
+    session: (sessionHash: string) => `${tag}:session:${sessionHash}`,
     /** sorted set: salts of the codes sent, scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
     codeSends: `${tag}:codes:sent`,
     /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
@@ -151,6 +156,12 @@ export const testRecipientField = (address: string): string => `test ${address}`
  * undone if it refuses (never one script across two tags). Values are JSON strings (actors/claims.ts).
  */
 export const globalKeys = {
+  /**
+   * set: the spaces whose human is, or was meant to be, the address whose sha256 names the key: where
+   * the sign-in looks (actors/human-session.ts). Added to before the space's script runs and never
+   * trusted alone: a member whose human is another address now is skipped.
+   */
+  human: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}`,
   /**
    * string `{"space_id","inbox_id","state","at"}`: who holds an address. The SMTP side accepts mail for
    * `active` claims; a common-domain address stays claimed forever (`deleted`), never reassigned.

@@ -39,6 +39,10 @@ t.test('secrets: the space is read from the key; keys and their start are spotte
   t.equal(spaceOfSecret(secret), space);
   t.equal(spaceOfSecret(secret + 'x'), null);
   t.equal(spaceOfSecret('Bearer ' + secret), null);
+  const session = keySecret(space, 'B'.repeat(32), 'mbs');
+  t.equal(spaceOfSecret(session, 'mbs'), space, 'sessions and OAuth secrets name their space the same way');
+  t.equal(spaceOfSecret(session), null, 'a session is no key');
+  t.ok(carriesSecret(`cookie ${session}`, 'spc_99999999999999999999'), 'nor may it be written in a message');
   t.ok(carriesSecret(`voici ${secret} !`, 'spc_99999999999999999999'), 'any key of any space');
   t.ok(carriesSecret(`début: ${secret.slice(0, 12)}`, space), 'the start of a key of this space');
   t.ok(carriesSecret('whsec_MDEyMzQ1Njc4OWFiY2RlZg==', space));

@@ -1,0 +1,156 @@
+/** The human's sign-in (actors/human-session.ts, src/http/signin.ts): address, code, session cookie, and its refusals. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { humanAccess, readSession } from '../../actors/human-session.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { sha256Hex } from '../../src/secrets.js';
+import { callTool } from '../../src/tools/dispatch.js';
+import { lastCode } from '../helpers/codes.js';
+import { mondayMorning, startService } from '../helpers/service.js';
+import { cookiePair, postForm, signIn } from '../helpers/signin.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'mbx-signin-'));
+t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+const clock = mondayMorning();
+const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir } });
+const MINUTE = 60_000;
+let people = 0;
+const person = (): string => `personne${++people}-${Date.now()}@exemple.fr`;
+const page = (cookie: string, path = '/signin') => fetch(`${svc.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+
+t.test('address, code, cookie: the session is the space human\'s, stored hashed, and ends at sign-out', async (t) => {
+  const email = person();
+  const { spaceId } = await svc.space({ human: email, name: 'Atelier' });
+  const asked = await postForm(svc, '/signin', { email: email.toUpperCase(), next: '/workspace' });
+  t.equal(asked.status, 200);
+  t.match(asked.text, 'Code de connexion');
+  const code = await lastCode(svc, email);
+  t.match(code, /^\d{6}$/, 'the code went to the human');
+  const done = await postForm(svc, '/signin/code', { email, code: code!, next: '/workspace' });
+  t.equal(done.status, 303);
+  t.equal(done.location, '/workspace', 'back where the visitor was going');
+  t.match(done.setCookie, /^mbx_session=mbs_[0-9a-z]+_[0-9A-Za-z]{32}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+  const secret = cookiePair(done.setCookie).split('=')[1]!;
+  const stored = await svc.rt.redis.hgetall(spaceKeys(spaceId).session(sha256Hex(secret)));
+  t.equal(stored.email, email, 'stored under the hash of its secret');
+  t.notMatch(JSON.stringify(stored), secret);
+  const home = await page(cookiePair(done.setCookie));
+  t.match(await home.text(), 'Atelier', 'the sign-in page knows the human');
+  t.equal(home.headers.get('x-frame-options'), 'DENY');
+  t.match(home.headers.get('content-security-policy'), "frame-ancestors 'none'");
+  const journal = await svc.rt.redis.hvals(spaceKeys(spaceId).journal);
+  t.ok(journal.some((line) => JSON.parse(line).kind === 'human.signed_in' && JSON.parse(line).actor.kind === 'human'), 'journaled as the human');
+  const out = await postForm(svc, '/signout', {}, { cookie: cookiePair(done.setCookie) });
+  t.equal(out.status, 303);
+  t.match(out.setCookie, /Max-Age=0/);
+  t.equal(await readSession(svc.rt, secret), null, 'signed out');
+});
+
+t.test('a session acts as the human, journaled as such', async (t) => {
+  const email = person();
+  const { spaceId } = await svc.space({ human: email });
+  const cookie = await signIn(svc, email);
+  const signedIn = (await readSession(svc.rt, cookie.split('=')[1]!))!;
+  t.equal(signedIn.space.id, spaceId);
+  const { output } = await callTool(svc.rt, humanAccess(signedIn.session, signedIn.space), 'create_inbox', { username: `h-${spaceId.slice(-8)}`, display_name: 'Humain' });
+  t.ok(output, 'the human may act');
+  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
+  t.same(lines.find((line) => line.kind === 'inbox.created').actor, { kind: 'human', name: humanAccess(signedIn.session, signedIn.space).key.name, key_id: null });
+});
+
+t.test('an address nobody is the human of gets the same page and no mail; its code is wrong', async (t) => {
+  const email = person();
+  const asked = await postForm(svc, '/signin', { email });
+  t.equal(asked.status, 200);
+  t.match(asked.text, 'Code de connexion');
+  t.equal(await lastCode(svc, email), null, 'no mail');
+  const done = await postForm(svc, '/signin/code', { email, code: '123456' });
+  t.equal(done.status, 422);
+  t.match(done.text, 'Code erroné');
+});
+
+t.test('the human of several spaces names the space; another space id is unknown', async (t) => {
+  const email = person();
+  const first = await svc.space({ human: email, name: 'Un' });
+  await svc.space({ human: email, name: 'Deux' });
+  const asked = await postForm(svc, '/signin', { email });
+  t.match(asked.text, 'plusieurs espaces', 'asked which space');
+  t.equal(await lastCode(svc, email), null);
+  const cookie = await signIn(svc, email, first.spaceId);
+  t.equal((await readSession(svc.rt, cookie.split('=')[1]!))!.space.id, first.spaceId);
+  const other = await svc.space({ human: person() });
+  clock.advance(2 * MINUTE);
+  const foreign = await postForm(svc, '/signin', { email, space: other.spaceId });
+  t.match(foreign.text, 'Code de connexion', 'the same answer as for an unknown address');
+  t.equal((await postForm(svc, '/signin', { email, space: 'pas-un-id' })).status, 400);
+});
+
+t.test('the code rules: wrong code, 10 attempts, expiry, code_too_soon', async (t) => {
+  const email = person();
+  const { spaceId } = await svc.space({ human: email });
+  await postForm(svc, '/signin', { email });
+  const code = (await lastCode(svc, email))!;
+  const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+  const first = await postForm(svc, '/signin/code', { email, code: wrong });
+  t.equal(first.status, 422);
+  t.match(first.text, 'encore 9 essais');
+  const again = await postForm(svc, '/signin', { email });
+  t.equal(again.status, 429, 'code_too_soon within 60 s');
+  for (let i = 0; i < 8; i++) await postForm(svc, '/signin/code', { email, code: wrong });
+  const last = await postForm(svc, '/signin/code', { email, code: wrong });
+  t.equal(last.status, 429);
+  t.match(last.text, 'Dix essais');
+  t.equal((await postForm(svc, '/signin/code', { email, code })).status, 409, 'the code is void after 10 failures (no_pending_code)');
+  clock.advance(2 * MINUTE);
+  await postForm(svc, '/signin', { email });
+  const late = (await lastCode(svc, email))!;
+  clock.advance(16 * MINUTE);
+  const expired = await postForm(svc, '/signin/code', { email, code: late });
+  t.equal(expired.status, 409);
+  t.match(expired.text, 'expiré');
+  t.equal(await svc.rt.redis.exists(spaceKeys(spaceId).code('signin')), 1);
+});
+
+t.test('a session ends when it expires or when the human is replaced', async (t) => {
+  const email = person();
+  const { spaceId, apiKey } = await svc.space({ human: email });
+  const cookie = await signIn(svc, email);
+  const secret = cookie.split('=')[1]!;
+  t.ok(await readSession(svc.rt, secret));
+  await svc.rt.redis.hset(spaceKeys(spaceId).space, 'human_email', 'autre@exemple.fr');
+  t.equal(await readSession(svc.rt, secret), null, 'another human: the old one is signed out');
+  await svc.rt.redis.hset(spaceKeys(spaceId).space, 'human_email', email);
+  clock.advance(12 * 60 * MINUTE);
+  t.equal(await readSession(svc.rt, secret), null, 'expired after 12 h');
+  t.ok(apiKey);
+});
+
+t.test('forms from another site are refused; next never leaves the service', async (t) => {
+  const email = person();
+  await svc.space({ human: email });
+  const foreign = await postForm(svc, '/signin', { email }, { origin: 'https://ailleurs.example' });
+  t.equal(foreign.status, 403);
+  t.equal(await lastCode(svc, email), null);
+  const cookie = await signIn(svc, email);
+  for (const next of ['https://ailleurs.example/', '//ailleurs.example/x', '/\\ailleurs.example']) {
+    const res = await page(cookie, `/signin?next=${encodeURIComponent(next)}`);
+    t.equal(res.headers.get('location'), '/signin', `${next} is not followed`);
+  }
+  const local = await page(cookie, `/signin?next=${encodeURIComponent('/workspace?page=jour')}`);
+  t.equal(local.headers.get('location'), '/workspace?page=jour');
+});
+
+t.test('the cookie is Secure when BASE_URL is https', async (t) => {
+  const email = person();
+  await svc.space({ human: email });
+  const base = svc.rt.config.baseUrl;
+  svc.rt.config.baseUrl = 'https://mailbox.example';
+  t.teardown(() => {
+    svc.rt.config.baseUrl = base;
+  });
+  await postForm(svc, '/signin', { email });
+  const done = await postForm(svc, '/signin/code', { email, code: (await lastCode(svc, email))! });
+  t.match(done.setCookie, /; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+});
