@@ -1,7 +1,8 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts) and `GET /metrics` (src/metrics.ts).
+ * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts), the standalone workspace `GET /workspace`
+ * (src/http/workspace.ts) and `GET /metrics` (src/metrics.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
@@ -31,6 +32,7 @@ import {
 } from './io.js';
 import { openApiDocument } from './openapi.js';
 import { registerUnsubscribe } from './unsubscribe.js';
+import { viewSessionAccess, workspacePage } from './workspace.js';
 import { signInRoutes } from './signin.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
@@ -103,7 +105,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   app.post('/v1/:tool', (res, req) => {
     const tool = req.getParameter(0) ?? '';
     const work = async (request: IncomingRequest, body: Buffer) => {
-      const access = await authenticated(request);
+      const human = bearerOf(request.headers) ? null : await viewSessionAccess(rt, request);
+      const access = human ?? (await authenticated(request));
       const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], toolByName.get(tool));
       const { output } = await callTool(rt, access, tool, input);
       return jsonReply(200, output);
@@ -150,6 +153,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   );
 
   registerUnsubscribe(app, rt);
+
+  app.get('/workspace', (res, req) => handle('/workspace', res, req, async () => workspacePage()));
   signInRoutes(app, rt);
 
   app.any('/*', (res, req) => {

@@ -3,14 +3,11 @@
  * superseded, unchanged, the local navigation barrier, close, expiry, the waits and their wake-up
  * from another front end in another process, every workspace code, and reads with the access's rights.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { ManualClock } from '../../src/clock.js';
-import { testRedisTarget } from '../helpers/redis.js';
+import { otherFrontEnd, type FrontEnd } from '../helpers/front-end.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 const WAIT_MS = 1500;
@@ -19,22 +16,6 @@ const env = { WORKSPACE_WAIT_MS: String(WAIT_MS), WORKSPACE_INDEX: index };
 const svc = await startService({ env });
 
 const codeOf = (res: { body: { error?: { code: string } } }) => res.body.error?.code;
-
-/** A second front end in its own process, sharing only Redis (and the workspace index) with this one. */
-async function otherFrontEnd(t: Test): Promise<{ url: string; call: TestService['call'] }> {
-  const script = fileURLToPath(new URL('../helpers/front-end-child.ts', import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, script], {
-    env: { ...process.env, ...env, MBX_TEST_REDIS: JSON.stringify(await testRedisTarget()) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  t.teardown(() => child.stdin!.end());
-  const url = (await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next()).value as string;
-  const call: TestService['call'] = async (key, tool, body = {}) => {
-    const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json(), headers: response.headers };
-  };
-  return { url, call };
-}
 
 async function open(key: string, body: Record<string, unknown> = {}, on: TestService = svc): Promise<string> {
   const res = await on.call(key, 'open_workspace', body);
@@ -89,7 +70,7 @@ t.test('the local navigation barrier supersedes what the view has not received, 
 });
 
 t.test('a wait is woken by a navigation made on another front end in another process, within 100 ms', async (t) => {
-  const other = await otherFrontEnd(t);
+  const other = await otherFrontEnd(env);
   const { apiKey } = await svc.space();
   const instance_id = await open(apiKey, {}, svc);
   const waiting = other.call(apiKey, 'workspace_events', { instance_id, after_sequence: 0 });
@@ -106,14 +87,14 @@ t.test('a wait is woken by a navigation made on another front end in another pro
 });
 
 t.test('64 waits across two front ends; the 65th, and a third on one instance, get workspace_busy', async (t) => {
-  const other = await otherFrontEnd(t);
+  const other = await otherFrontEnd(env);
   const { apiKey } = await svc.space();
   const spaces = await Promise.all(Array.from({ length: 4 }, () => svc.space()));
   const instances: { key: string; id: string }[] = [];
   for (const space of [{ apiKey }, ...spaces]) {
     for (let i = 0; i < 7; i++) instances.push({ key: space.apiKey, id: await open(space.apiKey) });
   }
-  const hold = async (on: { call: TestService['call'] }, key: string, id: string) => on.call(key, 'workspace_events', { instance_id: id, after_sequence: 0 });
+  const hold = async (on: FrontEnd | TestService, key: string, id: string) => on.call(key, 'workspace_events', { instance_id: id, after_sequence: 0 });
   const held = instances.slice(0, 32).flatMap(({ key, id }, i) => [hold(i % 2 ? other : svc, key, id), hold(i % 2 ? svc : other, key, id)]);
   await new Promise((r) => setTimeout(r, 500));
   const third = await svc.call(instances[0]!.key, 'workspace_events', { instance_id: instances[0]!.id, after_sequence: 0 });
