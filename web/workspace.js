@@ -21,7 +21,7 @@
       if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? '' : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -36,6 +36,12 @@
     return `${part.weekday} ${part.day} ${part.month} à ${Number(part.hour)} h ${part.minute}`;
   }
   const time = (iso) => h('time', { datetime: iso }, inWords(iso));
+  const hourParts = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', minute: '2-digit' });
+  function hourOf(iso) {
+    const part = Object.fromEntries(hourParts.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+    return h('time', { datetime: iso }, `${Number(part.hour)} h ${part.minute}`);
+  }
+  const dayParts = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', weekday: 'long', day: 'numeric', month: 'long' });
 
   // ---- transports
   function errorOfResult(result) {
@@ -154,9 +160,10 @@
 
   const PAGES = {
     jour(result) {
-      return section('Journal du jour', result.list_events, (data) =>
+      const day = result.list_events && result.list_events.day ? `du ${dayParts.format(new Date(`${result.list_events.day}T12:00:00Z`))}` : 'du jour';
+      return section(`Journal ${day}`, result.list_events, (data) =>
         data.events.length
-          ? h('ol', { class: 'journal' }, data.events.map((line) => h('li', {}, time(line.at), ' ', line.text, h('span', { class: 'who' }, ` — ${line.actor.name}`))))
+          ? h('ol', { class: 'journal' }, data.events.map((line) => h('li', {}, hourOf(line.at), ' ', line.text, h('span', { class: 'who' }, ` — ${line.actor.name}`))))
           : empty('Rien encore aujourd’hui.'));
     },
 
@@ -327,6 +334,8 @@
   async function show(route, result) {
     state.route = route;
     const data = result || (await readRoute(route));
+    status.className = 'status';
+    status.textContent = '';
     for (const a of document.querySelectorAll('#nav a')) {
       if (a.dataset.page === route.page) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');

@@ -1219,8 +1219,8 @@ export interface operations {
                             common_domain: string;
                         };
                         key: {
-                            /** @description identifiant key_... */
-                            id: string;
+                            /** @description human : l'humain de l'espace connecté par code (pages du service) */
+                            id: string | "human";
                             name: string;
                             kind: "key" | "connection";
                             permissions: ("send" | "read" | "approve" | "manage_inboxes")[];

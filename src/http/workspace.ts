@@ -22,7 +22,8 @@ export const VIEW_HEADER = 'x-mailbox-view';
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: the view's calls must carry their Origin (null under no-referrer).
+  'referrer-policy': 'same-origin',
   'x-robots-tag': 'noindex',
   'x-frame-options': 'DENY',
   'content-security-policy':
