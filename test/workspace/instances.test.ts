@@ -7,13 +7,15 @@ import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { ManualClock } from '../../src/clock.js';
+import { MASTER_KEY } from '../helpers/domains.js';
 import { otherFrontEnd, type FrontEnd } from '../helpers/front-end.js';
+import { send, sender } from '../helpers/outbound.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 const WAIT_MS = 1500;
 const index = `ws-${randomBytes(4).toString('hex')}`;
 const env = { WORKSPACE_WAIT_MS: String(WAIT_MS), WORKSPACE_INDEX: index };
-const svc = await startService({ env });
+const svc = await startService({ env: { ...env, MAILBOX_MASTER_KEY: MASTER_KEY } });
 
 const codeOf = (res: { body: { error?: { code: string } } }) => res.body.error?.code;
 
@@ -209,4 +211,17 @@ t.test('over MCP: open_workspace links ui://workspace, workspace_events is the v
   await t.rejects(client.readResource({ uri: 'ui://ailleurs' }));
   const opened = await client.callTool({ name: 'open_workspace', arguments: { page: 'domaines' } });
   t.match(opened.structuredContent, { instance_id: /^wsi_/, route: { page: 'domaines' } });
+});
+
+t.test("reads keep the access's inbox restriction: a key for one inbox sees that inbox's drafts only", async (t) => {
+  const s = await sender(svc);
+  const second = await svc.call(s.apiKey, 'create_inbox', { username: 'achats', domain: s.domain, display_name: 'Achats' });
+  t.equal(second.status, 200, JSON.stringify(second.body));
+  await send(svc, s, { requires_approval: true, subject: 'Pour les ventes' });
+  await svc.call(s.apiKey, 'send_email', { inbox_id: second.body.id, to: 'fournisseur@exemple.fr', subject: 'Pour les achats', text: 'Bonjour.', requires_approval: true });
+  const restricted = await svc.key(s.apiKey, { name: 'ventes seulement', permissions: ['read'], inbox_ids: [s.inboxId] });
+  const instance_id = await open(restricted.apiKey);
+  await svc.call(restricted.apiKey, 'navigate_workspace', { instance_id, page: 'valider' });
+  const res = await svc.call(restricted.apiKey, 'workspace_events', { instance_id, after_sequence: 0 });
+  t.same(res.body._navigation.result.list_drafts.items.map((m: { subject: string }) => m.subject), ['Pour les ventes']);
 });
