@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { testRedisTarget } from './redis.js';
-import type { TestService } from './service.js';
+import { toolCaller, type TestService } from './service.js';
 
 export interface FrontEnd {
   url: string;
@@ -20,13 +20,5 @@ export async function otherFrontEnd(env: Record<string, string>): Promise<FrontE
   });
   t.teardown(() => child.stdin!.end());
   const url = (await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next()).value as string;
-  return {
-    url,
-    async call(key, tool, body = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (key) headers.authorization = `Bearer ${key}`;
-      const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json(), headers: response.headers };
-    },
-  };
+  return { url, call: toolCaller(url) };
 }

@@ -48,6 +48,14 @@ export interface ServiceOptions {
   redis?: RedisTarget;
 }
 
+/** `call` of a service at `url`: POST /v1/<tool> with the key as bearer. */
+export const toolCaller = (url: string): TestService['call'] => async (key, tool, body = {}) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+};
+
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const target = options.redis ?? (await testRedisTarget());
   const dns = await startDns();
@@ -71,12 +79,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     rt,
     clock,
     dns,
-    async call(key, tool, body = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (key) headers.authorization = `Bearer ${key}`;
-      const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json(), headers: response.headers };
-    },
+    call: toolCaller(url),
     async space(spaceOptions = {}) {
       const created = await createSpace(rt, { human: 'humain@exemple.fr', verified: true, plan: 'starter', ...spaceOptions });
       return { spaceId: created.space_id, apiKey: created.api_key, keyId: created.key_id };

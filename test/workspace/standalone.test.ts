@@ -88,6 +88,17 @@ t.test('a key opens it too; the session cookie acts only for the view of this se
   await page.getByRole('button', { name: 'Ouvrir' }).click();
   await page.getByRole('heading', { name: 'Domaines', level: 1 }).waitFor();
   t.pass('signed in with a key, on the page asked for');
+
+  // By keyboard alone: the skip link first, then the pages' links, Enter opens one.
+  await page.keyboard.press('Tab');
+  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Aller au contenu');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Fils');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Fils', level: 1 }).waitFor();
+  t.equal(await page.evaluate(() => document.activeElement?.id), 'page', 'the focus moves to the new page');
   await context.close();
 
   const cookie = await signIn(svc, human);
