@@ -40,6 +40,20 @@ const releaseSlot = (rt: Runtime, key: string, member: string) => rt.scripts.run
 
 const serviceMember = (spaceId: string, instanceId: string) => `${spaceId} ${instanceId}`;
 
+/** The instance's place among the service's until `endsAt`: taken (503 when full), or kept, pushed on. */
+const holdServicePlace = (rt: Runtime, spaceId: string, instanceId: string, endsAt: number) =>
+  claimSlot(rt, {
+    key: globalKeys.workspaceInstances(rt.config.workspace.index),
+    member: serviceMember(spaceId, instanceId),
+    endsAt,
+    max: rt.config.workspace.maxInstances,
+    refusal: 'workspace_capacity',
+    hint: { memory: true, retry_after_seconds: 60 },
+  });
+
+const releaseServicePlace = (rt: Runtime, spaceId: string, instanceId: string) =>
+  releaseSlot(rt, globalKeys.workspaceInstances(rt.config.workspace.index), serviceMember(spaceId, instanceId));
+
 export interface OpenedInstance {
   instance_id: string;
   sequence: number;
@@ -56,9 +70,7 @@ export async function openInstance(rt: Runtime, access: Access, route: Route): P
   const instanceId = rt.ids.next('workspace');
   const now = rt.clock.now();
   const expiresAt = now + settings.ttlMs;
-  const instances = globalKeys.workspaceInstances(settings.index);
-  const member = serviceMember(access.space.id, instanceId);
-  await claimSlot(rt, { key: instances, member, endsAt: expiresAt, max: settings.maxInstances, refusal: 'workspace_capacity', hint: { memory: true, retry_after_seconds: 60 } });
+  await holdServicePlace(rt, access.space.id, instanceId, expiresAt);
   const keys = spaceKeys(access.space.id);
   try {
     await rt.scripts.run(
@@ -67,7 +79,7 @@ export async function openInstance(rt: Runtime, access: Access, route: Route): P
       [instanceId, now, expiresAt, JSON.stringify({ key_id: access.key.id, access: accessFingerprint(access.key), route: routeText(route) }), settings.perSpace],
     );
   } catch (error) {
-    await releaseSlot(rt, instances, member);
+    await releaseServicePlace(rt, access.space.id, instanceId);
     throw error;
   }
   return { instance_id: instanceId, sequence: 0, route, expires_at: iso(expiresAt) };
@@ -112,7 +124,9 @@ export async function syncView(rt: Runtime, access: Access, request: SyncRequest
     },
     [rt.clock.now(), access.key.id, accessFingerprint(access.key), request.afterSequence, request.ackSequence ?? '', request.mode, rt.config.workspace.ttlMs],
   );
-  if ('closed' in step) await releaseSlot(rt, globalKeys.workspaceInstances(rt.config.workspace.index), serviceMember(access.space.id, request.instanceId));
+  if ('closed' in step) await releaseServicePlace(rt, access.space.id, request.instanceId);
+  // The instance lives on with its view, and so does its place among the service's (never refused: it holds one).
+  else await holdServicePlace(rt, access.space.id, request.instanceId, rt.clock.now() + rt.config.workspace.ttlMs);
   return step;
 }
 
