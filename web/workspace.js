@@ -209,15 +209,16 @@
     performances(result) {
       if (result.campaign_status) {
         return section('Performances', result.campaign_status, (data) => {
-          const counts = data.figures || data.counts || data;
-          const keys = ['recipients', 'queued', 'sent', 'delivered', 'bounced', 'replied', 'unsubscribed', 'follow_ups_sent'];
-          const names = { recipients: 'Destinataires', queued: 'En file', sent: 'Partis', delivered: 'Remis', bounced: 'Rejetés', replied: 'Réponses', unsubscribed: 'Désinscrits', follow_ups_sent: 'Relances parties' };
-          const days = data.days || data.per_day || [];
-          const most = Math.max(1, ...days.map((d) => d.sent || 0));
+          const counts = data.figures;
+          const names = { recipients: 'Destinataires', waiting: 'Pas encore écrits', queued: 'En file', sent: 'Partis', delivered: 'Remis', bounced: 'Rejetés', replied: 'Réponses', unsubscribed: 'Désinscrits', complained: 'Plaintes', follow_ups_sent: 'Relances parties' };
+          const days = counts.days || [];
+          const most = Math.max(1, ...days.map((d) => d.sent));
           return h('div', {},
-            figures(keys.filter((k) => typeof counts[k] === 'number').map((k) => [names[k], counts[k]])),
-            days.length ? h('figure', {}, h('figcaption', {}, 'Envois par jour'),
-              h('ul', { class: 'chart' }, days.map((d) => h('li', {}, h('span', { class: 'day' }, d.day), h('span', { class: 'bar', style: `width:${(100 * (d.sent || 0)) / most}%` }), h('span', {}, String(d.sent || 0)))))) : null);
+            h('h3', {}, `${data.campaign.name} — ${words(data.campaign.status)}`),
+            figures(Object.keys(names).filter((k) => typeof counts[k] === 'number').map((k) => [names[k], counts[k]])),
+            days.length ? h('figure', {}, h('figcaption', {}, 'Messages partis et réponses, jour par jour'),
+              h('ul', { class: 'chart' }, days.map((d) => h('li', {}, h('span', { class: 'day' }, dayParts.format(new Date(`${d.day}T12:00:00Z`))),
+                h('span', { class: 'bar', style: `width:${(100 * d.sent) / most}%`, 'aria-hidden': 'true' }), h('span', {}, `${d.sent} partis, ${d.replied} réponses`))))) : null);
         });
       }
       return PAGES.campagnes(result);
@@ -235,13 +236,18 @@
 
     contacts(result) {
       return h('div', {},
-        form('Rechercher un contact', [field('Adresse e-mail', 'email', { type: 'email', required: true })], 'Rechercher', (values) => navigateLocally({ page: 'contacts', arguments: { email: String(values.get('email')) } })),
-        result.get_contact ? section('Fiche du contact', result.get_contact, (data) => {
-          const contact = data.contact || data;
-          return figures([['Adresse', contact.email], ['Nom', contact.name], ['Audiences', (contact.audience_ids || []).join(', ')], ['Statut', words(contact.status)]]);
-        }) : null,
-        result.list_contacts ? contactList(result.list_contacts) : null,
-        result.list_audiences ? PAGES.audiences({ list_audiences: result.list_audiences }) : null);
+        form('Rechercher un contact', [field('Adresse ou nom', 'query', { type: 'search', required: true })], 'Rechercher', (values) => navigateLocally({ page: 'contacts', arguments: { query: String(values.get('query')) } })),
+        result.get_contact ? section('Fiche du contact', result.get_contact, (data) => h('div', {},
+          figures([
+            ['Adresse', data.contact.email], ['Nom', data.contact.name],
+            ['Audiences', data.audiences.map((a) => a.name).join(', ') || 'aucune'],
+            ['Bloqué', data.suppression ? `oui (${data.suppression.reason}, depuis le ${inWords(data.suppression.since)})` : 'non'],
+          ]),
+          data.campaigns.length ? h('ul', { class: 'list', 'aria-label': 'Campagnes' }, data.campaigns.map((c) => h('li', {},
+            link(c.name, { page: 'performances', arguments: { campaign_id: c.campaign_id } }), ` — ${c.state}${c.reason ? ` (${c.reason})` : ''}, étape ${c.step}`))) : null,
+          data.threads.length ? h('ul', { class: 'list', 'aria-label': 'Fils' }, data.threads.map((th) => h('li', {},
+            link(th.subject || '(sans objet)', { page: 'fils', arguments: { thread_id: th.thread_id } }), ', ', time(th.last_message_at)))) : null)) : null,
+        result.list_contacts ? contactList(result.list_contacts) : null);
     },
 
     boites(result) {
@@ -318,7 +324,7 @@
   }
 
   function contactList(answer) {
-    return section('Contacts de l’audience', answer, (data) =>
+    return section('Contacts', answer, (data) =>
       (data.items || []).length
         ? h('ul', { class: 'list' }, data.items.map((c) => h('li', {}, link(c.email, { page: 'contacts', arguments: { email: c.email } }), c.name ? ` — ${c.name}` : '')))
         : empty('Aucun contact.'));

@@ -46,9 +46,7 @@ export const PAGE_READS: Record<Page, PageRead[]> = {
   audiences: [{ tool: 'list_audiences' }, { tool: 'list_contacts', pass: { audience_id: 'audience_id' }, when: 'audience_id' }],
   contacts: [
     { tool: 'get_contact', pass: { email: 'email' }, when: 'email' },
-    { tool: 'get_contact', pass: { email: 'query' }, when: 'query', unless: 'email' },
-    { tool: 'list_contacts', pass: { audience_id: 'audience_id' }, when: 'audience_id' },
-    { tool: 'list_audiences', unless: 'audience_id' },
+    { tool: 'list_contacts', pass: { audience_id: 'audience_id', query: 'query' }, unless: 'email' },
   ],
   boites: [{ tool: 'list_inboxes' }],
   domaines: [{ tool: 'list_domains' }],
