@@ -19,6 +19,7 @@ import type { StoredMessage } from './records.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh, type Stale } from './waiting.js';
+import { indexing } from './search.js';
 
 /** What update_draft may change; `html: ''` removes the HTML version. */
 export interface DraftChanges {
@@ -42,10 +43,16 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
       html_removed: changed.html === '',
       revision: String(Number(m.revision) + 1),
     });
+    const reindex = changed.subject !== undefined || changed.text !== undefined;
+    const search = indexing(access.space.id, m.inbox_id, m.thread_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: changed.text ?? m.text });
     return rt.scripts.run(
       'message/updateDraft',
-      { message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex },
-      [m.revision, JSON.stringify(changed), ...lineArgs(line)],
+      {
+        message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
+        ...search.keys,
+      },
+      [m.revision, JSON.stringify(changed), ...lineArgs(line), reindex ? '1' : '0', reindex ? search.words : ''],
+      reindex ? search.wordKeys : [],
     );
   });
   return reply.message;

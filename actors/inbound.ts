@@ -17,6 +17,7 @@ import { replyText, subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
+import { indexing } from './search.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
@@ -182,18 +183,21 @@ export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: 
     metadata: answered?.metadata ?? null,
   });
   const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
+  const search = indexing(spaceId, inbox.id, threadId, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',
     {
       inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
       threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
-      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook,
+      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, ...search.keys,
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
       threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso)).flat(),
+      search.words,
     ],
+    search.wordKeys,
   );
   if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
   return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };

@@ -22,6 +22,7 @@ import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
+import { indexing } from './search.js';
 import type { AddressClaim } from './claims.js';
 import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
@@ -146,6 +147,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
   // Without an idempotency key the script never reads this key: no hash to compute.
   const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
+  const search = indexing(space.id, inbox.id, threadId, { subject: spec.subject, address: spec.to, name: spec.to_name ?? '', text: spec.text });
   const reply = await rt.scripts.run<OutboundReply>(
     'message/createOutbound',
     {
@@ -154,7 +156,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       inboxDrafts: keys.inboxDrafts(inbox.id), keySent: keys.keySentOn(day), idempotency: idemKey, message: keys.message(messageId),
       thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId), threadOutbound: keys.threadOutbound(threadId),
       threads: keys.threads, suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
-      webhook: keys.webhook,
+      webhook: keys.webhook, ...search.keys,
     },
     pushFields([
       now, nowIso, day, mode, messageId, threadId, access.key.id, access.key.daily_cap ?? 0,
@@ -163,7 +165,8 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
       plan.intervals, plan.reply_intervals, ...lineArgs(line), event,
       SCRIPT_MESSAGE_FIELDS.length,
-    ], message, thread),
+    ], message, thread, search.words),
+    search.wordKeys,
   );
   if (reply.replayed) return replay(rt, access, reply.message_id!);
   const slot = reply.slot ?? null;
@@ -222,12 +225,14 @@ const SCRIPT_MESSAGE_FIELDS = [
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**
- * Appends the message's script fields and, for a new thread, all its fields as field/value pairs: a
- * loop over fixed names, not Object.entries().flat() (measurably slower on the hot path).
+ * Appends the message's script fields and, for a new thread, all its fields as field/value pairs (a
+ * loop over fixed names, not Object.entries().flat(): measurably slower on the hot path), then the
+ * message's search words.
  */
-function pushFields(args: (string | number)[], message: StoredMessage, thread: StoredThread | null) {
+function pushFields(args: (string | number)[], message: StoredMessage, thread: StoredThread | null, words: string) {
   for (const name of SCRIPT_MESSAGE_FIELDS) args.push(name, message[name]);
   if (thread) for (const name in thread) args.push(name, thread[name as keyof StoredThread] as string);
+  args.push(words);
   return args;
 }
 

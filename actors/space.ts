@@ -37,6 +37,9 @@ export interface StoredKey {
   created_by: string | null;
   prefix: string;
   token_hash: string;
+  /** A connection's OAuth client, and the host its redirect URI returns to (decisions.md 13). */
+  client_id?: string;
+  redirect_host?: string;
 }
 
 /** The key's request budget after this request (the token bucket of lua/space/authenticate). */
@@ -74,6 +77,7 @@ export function keyView(key: StoredKey, lastUsedMs: number | null): KeyView {
     last_used_at: lastUsedMs ? iso(lastUsedMs) : null,
     created_by: key.created_by,
     prefix: key.prefix,
+    ...(key.kind === 'connection' ? { client_id: key.client_id, redirect_host: key.redirect_host } : {}),
   };
 }
 
@@ -152,17 +156,26 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
 /** A last-use mark younger than this is not rewritten: one write a minute per key, not one per call. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
-export async function authenticate(rt: Runtime, secret: string | null): Promise<Access> {
-  const spaceId = secret ? spaceOfSecret(secret) : null;
+/**
+ * The access behind a presented secret: an API key, or a connection's OAuth access token (`mbt_...`),
+ * which is accepted only for the resource it was issued for (RFC 8707): `resource` is the URL of the
+ * resource being called (`<BASE_URL>/mcp`), null where tokens are not accepted at all.
+ */
+export async function authenticate(rt: Runtime, secret: string | null, resource: string | null = null): Promise<Access> {
+  const tokenSpace = secret ? spaceOfSecret(secret, 'mbt') : null;
+  const spaceId = secret ? (spaceOfSecret(secret) ?? tokenSpace) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');
   const keys = spaceKeys(spaceId);
   const tokenHash = sha256Hex(secret);
   const { burst, perSecond } = rt.config.rateLimit;
-  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number }>(
+  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number; audience: string }>(
     'space/authenticate',
-    { auth: keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space, rateBucket: keys.rateBucket(tokenHash) },
-    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond],
+    { auth: tokenSpace ? keys.oauthAccess(tokenHash) : keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space, rateBucket: keys.rateBucket(tokenHash) },
+    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond, tokenSpace ? 'token' : 'key'],
   );
+  if (tokenSpace && reply.audience !== resource) {
+    throw new MailboxError('unauthorized', null, { reason: "Ce jeton d'accès OAuth a été émis pour une autre ressource." });
+  }
   const rate = { remaining: Math.floor(reply.tokens), fullInSeconds: Math.ceil((burst - reply.tokens) / perSecond) };
   return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null, rate };
 }
@@ -225,16 +238,26 @@ export async function listKeys(rt: Runtime, spaceId: string): Promise<KeyView[]>
     .map((key) => keyView(key, used[key.id] ? Number(used[key.id]) : null));
 }
 
-export async function revokeKey(rt: Runtime, access: Access, keyId: string): Promise<{ kind: 'key' | 'connection'; name: string }> {
-  const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'key.revoked', actorOf(access), {}, {});
+/** Which of these access ids still exist (not revoked, space not erased): what the realtime socket polls. */
+export async function existingKeys(rt: Runtime, spaceId: string, keyIds: string[]): Promise<Set<string>> {
+  const found = await rt.redis.hmget(spaceKeys(spaceId).keys, ...keyIds);
+  return new Set(keyIds.filter((_, i) => found[i] !== null));
+}
+
+export const revokeKey = (rt: Runtime, access: Access, keyId: string): Promise<{ kind: 'key' | 'connection'; name: string }> =>
+  revokeAccess(rt, access.space.id, keyId, access.key.id, actorOf(access));
+
+/** Revokes an access of the space; `callerKeyId` ('' when no access asks) cannot revoke itself. */
+export async function revokeAccess(rt: Runtime, spaceId: string, keyId: string, callerKeyId: string, actor: Actor): Promise<{ kind: 'key' | 'connection'; name: string }> {
+  const keys = spaceKeys(spaceId);
+  const line = prepareLine(rt, 'key.revoked', actor, {}, {});
   return rt.scripts.run(
     'space/revokeKey',
     {
       keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, revokedKeys: keys.revokedKeys, keyUse: keys.keyUse,
       journal: keys.journal, journalIndex: keys.journalIndex,
     },
-    [keyId, access.key.id, ...lineArgs(line)],
+    [keyId, callerKeyId, ...lineArgs(line)],
   );
 }
 

@@ -75,6 +75,8 @@ export interface Config {
   stripeWebhookSecret: string | null;
   /** Per-key request budget, a token bucket in Redis shared by every front end (lua/space/authenticate-5.lua). */
   rateLimit: { burst: number; perSecond: number };
+  /** The realtime socket `GET /v1/events/ws` (src/http/realtime.ts; docs/operations.md). */
+  realtime: RealtimeLimits;
   /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: open on the listen address. */
   metricsToken: string | null;
   limits: Limits;
@@ -128,6 +130,17 @@ export interface SessionLimits {
   unknownRecipientDelayMs: number;
   /** The unknown recipient that closes the session. */
   unknownRecipients: number;
+}
+
+export interface RealtimeLimits {
+  /** How long a socket opened without a key may wait for its `auth` message (WS_AUTH_TIMEOUT_MS). */
+  authTimeoutMs: number;
+  /** Bytes a socket may hold unsent before it is closed with 4000, "resume from your cursor" (WS_MAX_BUFFERED_BYTES). */
+  maxBufferedBytes: number;
+  /** How often a front end checks that its sockets' keys still exist: a revoked key's sockets close within this and a round trip. */
+  revocationCheckMs: number;
+  /** How long one blocking read of a space's stream waits; under the connections' 5 s command timeout. */
+  blockMs: number;
 }
 
 /** `auto`: uWebSockets.js when a build loads on this Node, else node:http with a warning. */
@@ -323,6 +336,18 @@ function rateLimit(env: Env): Config['rateLimit'] {
   return { burst, perSecond };
 }
 
+/** A second to notice a revoked key (the issue's bound), half of it between checks. */
+function realtime(env: Env): RealtimeLimits {
+  const limits = {
+    authTimeoutMs: int(env, 'WS_AUTH_TIMEOUT_MS', 5000),
+    maxBufferedBytes: int(env, 'WS_MAX_BUFFERED_BYTES', 1024 * 1024),
+    revocationCheckMs: 500,
+    blockMs: 2000,
+  };
+  if (limits.authTimeoutMs < 1 || limits.maxBufferedBytes < 1) throw new Error('WS_AUTH_TIMEOUT_MS and WS_MAX_BUFFERED_BYTES must be at least 1');
+  return limits;
+}
+
 /** SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE (PEM) go together: one without the other is a mistake. */
 function smtpTls(env: Env): Config['smtpTls'] {
   const keyFile = env.SMTP_TLS_KEY_FILE || '';
@@ -422,6 +447,7 @@ export function loadConfig(env: Env = process.env): Config {
     stripeApiUrl: (env.STRIPE_API_URL || 'https://api.stripe.com/v1').replace(/\/+$/, ''),
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     rateLimit: rateLimit(env),
+    realtime: realtime(env),
     metricsToken: env.METRICS_TOKEN || null,
     limits: {
       ...DEFAULT_LIMITS,

@@ -137,3 +137,22 @@ const webhookLag = new Histogram({
 });
 
 export const observeWebhookLag = (lagMs: number): void => webhookLag.observe(Math.max(0, lagMs) / 1000);
+
+const realtimeSockets = new Gauge({ name: 'mailbox_realtime_sockets', help: 'Realtime sockets (GET /v1/events/ws) open now on this front end.', registers });
+const realtimeReaders = new Gauge({
+  name: 'mailbox_realtime_readers',
+  help: 'Blocking readers of a space stream (one per space with an authenticated socket here), each holding a Redis connection.',
+  registers,
+});
+const realtimeCloses = new Counter({
+  name: 'mailbox_realtime_closes_total',
+  help: 'Realtime sockets closed by the server, by close code (4000 backpressure, 4001 revoked, 4401 unauthorized, 1013 try later, 1001 shutdown).',
+  labelNames: ['code'] as const,
+  registers,
+});
+
+export const realtimeSocketOpened = (): void => realtimeSockets.inc();
+export const realtimeSocketClosed = (): void => realtimeSockets.dec();
+export const realtimeReaderStarted = (): void => realtimeReaders.inc();
+export const realtimeReaderStopped = (): void => realtimeReaders.dec();
+export const countRealtimeClose = (code: number): void => realtimeCloses.inc({ code: String(code) });

@@ -33,6 +33,8 @@ export const KeySchema = Exact({
   last_used_at: Nullable(IsoDate),
   created_by: Nullable(Type.String()),
   prefix: Type.String({ description: 'les 12 premiers caractères du secret' }),
+  client_id: Type.Optional(Type.String({ description: "connexion : l'identifiant du client OAuth" })),
+  redirect_host: Type.Optional(Type.String({ description: "connexion : l'hôte où le client reçoit l'autorisation" })),
 });
 
 /** The inbox object (interface.md part 2), returned by create_inbox, list_inboxes, inbox_status... */

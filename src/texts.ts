@@ -93,6 +93,8 @@ const JOURNAL_TEXTS = {
   'space.created': () => "Ouverture de l'espace",
   'key.created': (d) =>
     `Création de la clé ${quote(String(d.name))} (${permissionList((d.permissions as string[]) ?? [])})`,
+  'connection.created': (d) =>
+    `Connexion de l'assistant ${quote(String(d.name))} (${permissionList((d.permissions as string[]) ?? [])}), qui reçoit l'autorisation sur ${d.redirect_host}`,
   'key.revoked': (d) => `Révocation ${d.kind === 'connection' ? 'de la connexion' : 'de la clé'} ${quote(String(d.name))}`,
   'inbox.created': (d) => `Création de la boîte ${quote(String(d.address))}`,
   'inbox.deleted': (d) => `Suppression de la boîte ${quote(String(d.address))}`,

@@ -741,6 +741,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search_threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * search_threads
+         * @description Cherche dans le courrier : les fils dont l'objet, le correspondant (adresse ou nom) ou le texte des messages contiennent tous les mots de query (majuscules et accents indifférents ; le dernier mot peut n'être qu'un début de mot : « fact » trouve « facture »). Le fil dont un message correspond le plus récemment vient d'abord, avec les identifiants de ses messages qui correspondent et un extrait. Filtres : boîte, étiquette. Une clé restreinte ne cherche que dans ses boîtes. Lisez un fil avec get_thread.
+         */
+        post: operations["search_threads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/open_workspace": {
         parameters: {
             query?: never;
@@ -868,6 +888,10 @@ export interface operations {
                             created_by: string | null;
                             /** @description les 12 premiers caractères du secret */
                             prefix: string;
+                            /** @description connexion : l'identifiant du client OAuth */
+                            client_id?: string;
+                            /** @description connexion : l'hôte où le client reçoit l'autorisation */
+                            redirect_host?: string;
                         };
                         mcp_url: string;
                     };
@@ -999,6 +1023,10 @@ export interface operations {
                             created_by: string | null;
                             /** @description les 12 premiers caractères du secret */
                             prefix: string;
+                            /** @description connexion : l'identifiant du client OAuth */
+                            client_id?: string;
+                            /** @description connexion : l'hôte où le client reçoit l'autorisation */
+                            redirect_host?: string;
                         }[];
                     };
                 };
@@ -5720,6 +5748,140 @@ export interface operations {
                             /** @description date ISO 8601 (UTC) */
                             created_at: string;
                         };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search_threads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description les mots cherchés, 2 lettres ou chiffres au moins chacun */
+                    query: string;
+                    /** @description identifiant inb_... */
+                    inbox_id?: string;
+                    /** @description une étiquette posée par classify_thread */
+                    label?: string;
+                    /** @description next_cursor de l'appel précédent */
+                    cursor?: string;
+                    /** @description 1 à 50, 20 par défaut */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            thread: {
+                                /** @description identifiant thr_... */
+                                id: string;
+                                /** @description identifiant inb_... */
+                                inbox_id: string;
+                                subject: string;
+                                contact: string | null;
+                                contact_name: string | null;
+                                labels: string[];
+                                archived: boolean;
+                                unread: boolean;
+                                message_count: number;
+                                /** @description date ISO 8601 (UTC) */
+                                last_message_at: string;
+                                last_direction: "inbound" | "outbound";
+                                campaign_id: string | null;
+                                /** @description date ISO 8601 (UTC) */
+                                created_at: string;
+                            };
+                            /** @description les messages du fil qui correspondent, du plus récent au plus ancien (50 au plus) */
+                            message_ids: string[];
+                            /** @description un passage du plus récent de ces messages, autour du premier mot trouvé */
+                            snippet: string;
+                        }[];
+                        next_cursor: string | null;
                     };
                 };
             };

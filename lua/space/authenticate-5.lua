@@ -1,7 +1,9 @@
 --[[
-  Finds the access behind a secret and the space's fields, in one round trip; notes its use and
-  takes one token from the key's request budget (a token bucket shared by every front end).
-  KEYS[1] auth        hash sha256(secret) -> key id
+  Finds the access behind a secret (an API key, or a connection's OAuth access token) and the
+  space's fields, in one round trip; notes its use and takes one token from the secret's request
+  budget (a token bucket shared by every front end).
+  KEYS[1] auth        for a key: hash sha256(secret) -> key id; for an access token: the string
+                      `<key id> <audience> <expiry ms>` named by sha256(token)
   KEYS[2] keys        hash key id -> key JSON
   KEYS[3] keyUse      hash key id -> last use (ms)
   KEYS[4] space       hash of the space's fields
@@ -11,14 +13,23 @@
   ARGV[3] how long a last-use mark stays fresh (ms): fewer writes under load
   ARGV[4] bucket capacity (requests in a burst)
   ARGV[5] refill (requests per second)
-  Returns {"key":<key JSON>,"space":{...},"last_used_at":<ms or 0>,"tokens":<left after this request>}
+  ARGV[6] `key` or `token`: what KEYS[1] is
+  Returns {"key":<key JSON>,"space":{...},"last_used_at":<ms or 0>,"tokens":<left after this request>,"audience":<a token's, or "">}
     | {"error":"unauthorized"}
     | {"error":"rate_limited","hint":{"retry_after_seconds":n}}.
   Events: none.
 ]]
 --- @include "refuse"
 --- @include "hashToTable"
-local keyId = redis.call('HGET', KEYS[1], ARGV[1])
+local keyId, audience = nil, ''
+if ARGV[6] == 'token' then
+  local token = redis.call('GET', KEYS[1])
+  local expiresAt
+  if token then keyId, audience, expiresAt = string.match(token, '^(%S+) (%S+) (%d+)$') end
+  if keyId and tonumber(ARGV[2]) >= tonumber(expiresAt) then keyId = nil end
+else
+  keyId = redis.call('HGET', KEYS[1], ARGV[1])
+end
 if not keyId then return refuse('unauthorized') end
 local keyJson = redis.call('HGET', KEYS[2], keyId)
 local space = hashToTable(KEYS[4])
@@ -45,4 +56,4 @@ if now - lastUsed >= tonumber(ARGV[3]) then
   lastUsed = now
 end
 return '{"key":' .. keyJson .. ',"space":' .. cjson.encode(space) .. ',"last_used_at":' .. lastUsed
-  .. ',"tokens":' .. string.format('%.6f', tokens) .. '}'
+  .. ',"tokens":' .. string.format('%.6f', tokens) .. ',"audience":' .. cjson.encode(audience) .. '}'

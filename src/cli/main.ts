@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createSpace, setPlan } from '../../actors/space.js';
 import { resumeInbox, spaceOfAddress } from '../../actors/inbox.js';
 import { recountInbox } from '../../actors/recount.js';
+import { indexEveryHuman } from '../../actors/human-index.js';
 import { MailboxError } from '../errors.js';
 import { idPattern } from '../ids.js';
 import { closeQueues } from '../redis/queues.js';
@@ -47,7 +48,8 @@ const USAGE = `usage:
   mailbox admin resume-inbox <address>
   mailbox admin set-plan <space_id> <plan>
   mailbox admin recount <inbox_id> --space <space_id>
-  mailbox admin service-dkim-records`;
+  mailbox admin service-dkim-records
+  mailbox admin index-humans           lets the humans of spaces made before the sign-in existed sign in`;
 
 /** `all` (the default) runs the front end and the workers in one process; the others split them. */
 const ROLES = ['all', 'http', 'smtp', 'worker'] as const;
@@ -229,6 +231,12 @@ async function admin(args: string[], io: CliIo): Promise<number> {
   if (command === 'resume-inbox') return resumeInboxCommand(rest, io);
   if (command === 'set-plan') return setPlanCommand(rest, io);
   if (command === 'recount') return recountCommand(rest, io);
+  if (command === 'index-humans' && rest.length === 0) {
+    return withRuntime(loadConfig(io.env), io, async (rt) => {
+      io.out(JSON.stringify({ indexed: await indexEveryHuman(rt) }));
+      return 0;
+    });
+  }
   if (command !== 'create-space') {
     io.err(USAGE);
     return 2;

@@ -3,10 +3,13 @@
  * As uWS does: routes `:param` and `/*` (a static segment before a parameter before a wildcard, a
  * method's route before `any`), bodies chunk by chunk to `onData` with one empty last chunk, `onAborted`
  * when the client goes before the answer, `end(body, true)` answering `Connection: close` and closing.
+ * WebSocket routes run on the `ws` package's server, behind the same behaviour (open, message, drain,
+ * close); a sweep every half `idleTimeout` pings each socket and ends those that did not answer the last one.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Handler, HttpEngine, HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from './uws.js';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
+import type { Handler, HttpEngine, HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket, WebSocketBehavior } from './uws.js';
 
 interface Route {
   method: string | null;
@@ -81,8 +84,55 @@ function response(req: IncomingMessage, res: ServerResponse): HttpResponse {
   return self;
 }
 
+interface SocketRoute {
+  segments: string[];
+  behavior: WebSocketBehavior<unknown>;
+  server: WebSocketServer;
+}
+
+const asArrayBuffer = (data: Buffer): ArrayBuffer => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+
+/** Sockets that have not answered since the last sweep's ping. */
+const silent = new WeakSet<WsSocket>();
+
+/** A `ws` socket as the behaviour sees a uWS one; `drain` once a send leaves nothing buffered. */
+function open<UserData>(ws: WsSocket, userData: UserData, behavior: WebSocketBehavior<UserData>): void {
+  const socket: WebSocket<UserData> = {
+    send(message) {
+      ws.send(message, () => {
+        if (ws.bufferedAmount === 0) behavior.drain(socket);
+      });
+    },
+    getBufferedAmount: () => ws.bufferedAmount,
+    end: (code, shortMessage) => ws.close(code, shortMessage),
+    getUserData: () => userData,
+  };
+  ws.on('message', (data: Buffer, isBinary) => {
+    silent.delete(ws);
+    behavior.message(socket, asArrayBuffer(data), isBinary);
+  });
+  ws.on('pong', () => silent.delete(ws));
+  ws.on('close', (code, reason) => behavior.close(socket, code, asArrayBuffer(reason)));
+  behavior.open(socket);
+}
+
+function sweepEvery(route: SocketRoute): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    for (const ws of route.server.clients) {
+      if (silent.has(ws)) ws.terminate();
+      else {
+        silent.add(ws);
+        ws.ping();
+      }
+    }
+  }, (route.behavior.idleTimeout * 1000) / 2);
+  timer.unref();
+  return timer;
+}
+
 function App(): TemplatedApp {
   const routes: Route[] = [];
+  const socketRoutes: SocketRoute[] = [];
   const add = (method: string | null) => (pattern: string, handler: Handler) => {
     routes.push({ method, segments: pattern.split('/').slice(1), handler });
     routes.sort((a, b) => rank(a) - rank(b));
@@ -102,13 +152,36 @@ function App(): TemplatedApp {
     res.writeHead(404).end();
   };
 
+  const upgrade = (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    const route = socketRoutes.find((r) => match(r.segments, path.split('/').slice(1)));
+    if (!route) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    route.behavior.upgrade(
+      {
+        upgrade: (userData) => route.server.handleUpgrade(req, socket, head, (ws) => open(ws, userData, route.behavior)),
+      },
+      request(req, path, mark < 0 ? undefined : url.slice(mark + 1), []),
+      {},
+    );
+  };
+
   const app: TemplatedApp = {
     get: add('GET'),
     post: add('POST'),
     del: add('DELETE'),
     any: add(null),
+    ws(pattern, behavior) {
+      const server = new WebSocketServer({ noServer: true, maxPayload: behavior.maxPayloadLength, perMessageDeflate: false });
+      socketRoutes.push({ segments: pattern.split('/').slice(1), behavior: behavior as WebSocketBehavior<unknown>, server });
+      return app;
+    },
     listen(host, port, cb) {
       const server = createServer(dispatch);
+      server.on('upgrade', upgrade);
+      const sweeps = socketRoutes.map(sweepEvery);
+      server.on('close', () => sweeps.forEach(clearInterval));
       const failed = () => cb(false);
       server.once('error', failed);
       server.listen(port, host, () => {

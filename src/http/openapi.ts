@@ -45,7 +45,7 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
     description: 'Envois, brouillons et messages',
     tools: ['send_email', 'reply_to_thread', 'get_message', 'cancel_message', 'approve_message', 'list_drafts', 'update_draft'],
   },
-  { name: 'threads', description: 'Fils de conversation et courrier reçu', tools: ['list_threads', 'get_thread', 'classify_thread'] },
+  { name: 'threads', description: 'Fils de conversation et courrier reçu', tools: ['list_threads', 'get_thread', 'classify_thread', 'search_threads'] },
   { name: 'billing', description: 'Offre et abonnement', tools: ['billing_status', 'subscribe'] },
   { name: 'suppressions', description: 'Adresses et domaines bloqués', tools: ['list_suppressions', 'add_suppression', 'remove_suppression'] },
   { name: 'filters', description: "Filtres d'envoi et de réception", tools: ['add_filter', 'list_filters', 'remove_filter'] },

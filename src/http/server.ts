@@ -1,8 +1,10 @@
 /**
  * The HTTP front end on the engine of src/http/uws.ts (uWebSockets.js, else node:http): `POST /v1/<tool>`,
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
- * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts), the standalone workspace `GET /workspace`
- * (src/http/workspace.ts) and `GET /metrics` (src/metrics.ts).
+ * pages `/u/<token>` (src/http/unsubscribe.ts), the human's sign-in `/signin` (src/http/signin.ts), OAuth
+ * 2.1 for MCP clients (`/.well-known/...`, `/oauth/...`: src/http/oauth/), the standalone workspace
+ * `GET /workspace` (src/http/workspace.ts), `GET /metrics` (src/metrics.ts) and the realtime socket
+ * `GET /v1/events/ws` (src/http/realtime.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
  */
@@ -31,9 +33,12 @@ import {
   type Reply,
 } from './io.js';
 import { openApiDocument } from './openapi.js';
+import { createRealtime, REALTIME_PATH } from './realtime.js';
 import { registerUnsubscribe } from './unsubscribe.js';
 import { viewSessionAccess, workspacePage } from './workspace.js';
 import { signInRoutes } from './signin.js';
+import { resourceOf } from './oauth/grants.js';
+import { oauthRoutes, resourceMetadataUrl } from './oauth/routes.js';
 import { chooseEngine, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
@@ -87,10 +92,13 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
       });
   };
 
-  /** The caller's access; its budget (or its lack of one) goes on whatever the request answers. */
-  const authenticated = async (request: IncomingRequest): Promise<Access> => {
+  /**
+   * The caller's access; its budget (or its lack of one) goes on whatever the request answers. OAuth
+   * access tokens are accepted only where `resource` says (`/mcp`, the resource they are issued for).
+   */
+  const authenticated = async (request: IncomingRequest, resource: string | null = null): Promise<Access> => {
     try {
-      const access = await authenticate(rt, bearerOf(request.headers));
+      const access = await authenticate(rt, bearerOf(request.headers), resource);
       Object.assign(request.answerHeaders, rateLimitHeaders(access.rate, rt.config.rateLimit));
       return access;
     } catch (error) {
@@ -115,18 +123,28 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
     handle('/v1/:tool', res, req, work, toolByName.has(tool) ? tool : 'unknown');
   });
 
-  app.post('/mcp', (res, req) =>
-    handle('/mcp', res, req, async (request, body) => {
-      const access = await authenticated(request);
-      return handleMcp(rt, request, body, access);
-    }),
-  );
+  /**
+   * `/mcp`'s caller: a key, or an OAuth access token issued for `/mcp`. Refused with the challenge that
+   * starts an MCP client's OAuth discovery (RFC 9728 5.1; `invalid_token` when a bearer was presented).
+   */
+  const mcpCall = (work: (request: IncomingRequest, body: Buffer, access: Access) => Promise<Reply>) => async (request: IncomingRequest, body: Buffer) => {
+    let access: Access;
+    try {
+      access = await authenticated(request, resourceOf(rt));
+    } catch (error) {
+      const refusal = asMailboxError(error);
+      if (refusal.code !== 'unauthorized') throw error;
+      const reply = errorReply(refusal);
+      const invalid = bearerOf(request.headers) ? ', error="invalid_token"' : '';
+      return { ...reply, headers: { ...reply.headers, 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl(rt)}"${invalid}` } };
+    }
+    return work(request, body, access);
+  };
+
+  app.post('/mcp', (res, req) => handle('/mcp', res, req, mcpCall((request, body, access) => handleMcp(rt, request, body, access))));
   // Stateless Streamable HTTP: no session, so no server-initiated stream (GET) and nothing to end (DELETE).
   const noStream = (res: HttpResponse, req: HttpRequest) =>
-    handle('/mcp', res, req, async (request) => {
-      await authenticated(request);
-      return jsonReply(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'POST' });
-    });
+    handle('/mcp', res, req, mcpCall(async () => jsonReply(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'POST' })));
   app.get('/mcp', noStream).del('/mcp', noStream);
 
   app.get('/metrics', (res, req) => {
@@ -156,6 +174,10 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
 
   app.get('/workspace', (res, req) => handle('/workspace', res, req, async () => workspacePage()));
   signInRoutes(app, rt);
+  oauthRoutes(app, rt);
+
+  const realtime = createRealtime(rt);
+  app.ws(REALTIME_PATH, realtime.behavior);
 
   app.any('/*', (res, req) => {
     handle('other', res, req, async (request) => {
@@ -170,6 +192,7 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
         port: engine.us_socket_local_port(socket),
         async close(graceMs = 10_000) {
           engine.us_listen_socket_close(socket);
+          realtime.close();
           stopQueueDepths();
           for (const deadline = Date.now() + graceMs; inFlight > 0 && Date.now() < deadline; ) {
             await new Promise((r) => setTimeout(r, 20));

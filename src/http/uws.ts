@@ -33,12 +33,47 @@ export interface HttpResponse {
 export type Handler = (res: HttpResponse, req: HttpRequest) => void;
 /** Opaque: only the engine that made it reads it. */
 export type us_listen_socket = object;
+/** Opaque: handed by the engine to a WebSocket route's `upgrade`, given back to `res.upgrade`. */
+export type us_socket_context_t = object;
+
+/** What a WebSocket route's `upgrade` may do with the request: upgrade it, synchronously. */
+export interface UpgradeResponse {
+  upgrade<UserData>(userData: UserData, secWebSocketKey: string, secWebSocketProtocol: string, secWebSocketExtensions: string, context: us_socket_context_t): void;
+}
+
+/** Valid from `open` to `close`; never used after `close`. */
+export interface WebSocket<UserData> {
+  /** A text message; the answer says nothing we read: backpressure is `getBufferedAmount`. */
+  send(message: string): unknown;
+  /** Bytes written but not yet taken by the kernel. */
+  getBufferedAmount(): number;
+  /** Sends a close frame after what is buffered; `close` is called at once. */
+  end(code: number, shortMessage: string): void;
+  getUserData(): UserData;
+}
+
+export interface WebSocketBehavior<UserData> {
+  /** Longest message a client may send (bytes); longer closes the socket. */
+  maxPayloadLength: number;
+  /** Seconds without traffic before the socket is closed; the engine pings before that. */
+  idleTimeout: number;
+  /** Past this many buffered bytes the engine drops sends: set above what the route itself allows. */
+  maxBackpressure: number;
+  upgrade(res: UpgradeResponse, req: HttpRequest, context: us_socket_context_t): void;
+  open(ws: WebSocket<UserData>): void;
+  /** The message is valid until the handler returns: copy it. */
+  message(ws: WebSocket<UserData>, message: ArrayBuffer, isBinary: boolean): void;
+  /** Some buffered bytes left: check `getBufferedAmount`. */
+  drain(ws: WebSocket<UserData>): void;
+  close(ws: WebSocket<UserData>, code: number, message: ArrayBuffer): void;
+}
 
 export interface TemplatedApp {
   get(pattern: string, handler: Handler): TemplatedApp;
   post(pattern: string, handler: Handler): TemplatedApp;
   del(pattern: string, handler: Handler): TemplatedApp;
   any(pattern: string, handler: Handler): TemplatedApp;
+  ws<UserData>(pattern: string, behavior: WebSocketBehavior<UserData>): TemplatedApp;
   listen(host: string, port: number, cb: (socket: us_listen_socket | false) => void): TemplatedApp;
 }
 

@@ -119,6 +119,18 @@ function keysOf(spaceId: string) {
      * created_at, expires_at (ms); the key expires with the session.
      */
     session: (sessionHash: string) => `${tag}:session:${sessionHash}`,
+    /**
+     * string, expiring: an OAuth authorization code's grant, by sha256 of the code (actors/connection.ts):
+     * JSON {key_id, client_id, redirect_uri, code_challenge, scope, resource, expires_at}. Spent once.
+     */
+    oauthCode: (codeHash: string) => `${tag}:oauth:code:${codeHash}`,
+    /** string, expiring after 1 h: `<connection key id> <audience> <expiry ms>` of an access token, by sha256 of the token. */
+    oauthAccess: (tokenHash: string) => `${tag}:oauth:at:${tokenHash}`,
+    /**
+     * hash, expiring after 30 days: a refresh token, by sha256 of it: key_id, client_id, scope, resource,
+     * expires_at (ms), used (`1` once rotated: presenting it again revokes the connection).
+     */
+    oauthRefresh: (tokenHash: string) => `${tag}:oauth:rt:${tokenHash}`,
     /** sorted set: salts of the codes sent, scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
     codeSends: `${tag}:codes:sent`,
     /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
@@ -134,6 +146,20 @@ function keysOf(spaceId: string) {
     workspaceWake: (instanceId: string) => `${tag}:wsi:${instanceId}:wake`,
     /** sorted set: open instance id -> expiry (ms), for the per-space limit. */
     workspaces: `${tag}:wsis`,
+    /**
+     * The search index (actors/search.ts, docs/architecture.md "Search"), written by the scripts that store
+     * messages. string: one 40-character record per indexed message, `<message id body><thread id body>`;
+     * a message's document number is its record's rank.
+     */
+    searchDocs: `${tag}:s:docs`,
+    /** sorted set (score 0, lex): every indexed word, for the last word of a query, a prefix. */
+    searchWords: `${tag}:s:words`,
+    /** string: the document numbers (3 bytes each, big-endian, ascending) of the messages holding a word. */
+    searchWord: (word: string) => `${tag}:s:w:${word}`,
+    /** string: the same for the messages of an inbox (a restricted key searches only its inboxes). */
+    searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
+    /** string: the same for the messages of a thread (a thread is shown once, where its newest match is). */
+    searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
     /** hash: journal line id -> line JSON. */
     journal: `${tag}:journal`,
     /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
@@ -162,6 +188,12 @@ export const globalKeys = {
    * trusted alone: a member whose human is another address now is skipped.
    */
   human: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}`,
+  /**
+   * string JSON, expiring: an OAuth client by sha256 of its client_id (actors/oauth-clients.ts): one that
+   * registered (RFC 7591), kept a day until its first token then 30 days past its last, or a Client ID Metadata Document fetched
+   * from its https client_id, kept an hour.
+   */
+  oauthClient: (clientIdHash: string) => `${KEY_PREFIX}:{ocl:${clientIdHash}}`,
   /**
    * string `{"space_id","inbox_id","state","at"}`: who holds an address. The SMTP side accepts mail for
    * `active` claims; a common-domain address stays claimed forever (`deleted`), never reassigned.

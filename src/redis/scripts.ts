@@ -14,19 +14,24 @@ import { spaceOfEventsKey } from './keys.js';
  * restarted node, each node of a Cluster). Not ioredis's defineCommand: every pipeline object
  * would copy all the defined commands (BENCHMARKS.md, "Sending").
  * Keys are named by the header's `KEYS[i] <name>` lines: a caller passes `{ <name>: key }` and the
- * loader puts them in the header's order, so a caller cannot swap two keys unnoticed.
+ * loader puts them in the header's order, so a caller cannot swap two keys unnoticed. A script may end
+ * its keys with a list of any length, `KEYS[<n+1> ..] <name>` (n the file name's count): the caller
+ * passes that list apart, and only to such a script (the search index's word keys, actors/search.ts).
  */
 export interface ScriptFile {
   name: string;
   numberOfKeys: number;
   /** The header's key names, in KEYS order. */
   keyNames: string[];
+  /** The name of the keys of any number that follow them (`KEYS[<n+1> ..] <name>`), null when none may. */
+  keyTail: string | null;
   path: string;
   source: string;
 }
 
 const INCLUDE = /^--- @include "([A-Za-z0-9_]+)"\s*$/;
 const KEY_LINE = /^\s*KEYS\[(\d+)\]\s+([A-Za-z][A-Za-z0-9]*)/;
+const KEY_TAIL_LINE = /^\s*KEYS\[(\d+) \.\.\]\s+([A-Za-z][A-Za-z0-9]*)/;
 const FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
 
 /** A file and line in messages, from the lua dir: `lua/<actor>/<file>.lua:<line>`. */
@@ -53,13 +58,23 @@ function resolveIncludes(dir: string, path: string, seen: Set<string>, chain: st
     .join('\n');
 }
 
-/** The header's `KEYS[i] <name>` lines: exactly one per key the file name counts, names unique. */
-function keyNames(dir: string, path: string, source: string, numberOfKeys: number): string[] {
+/**
+ * The header's `KEYS[i] <name>` lines: exactly one per key the file name counts, names unique; and the
+ * name of a `KEYS[<n+1> ..] <name>` line, the list of any length after them.
+ */
+function keyNames(dir: string, path: string, source: string, numberOfKeys: number): { names: string[]; tail: string | null } {
   const lines = source.split('\n');
   const headerEnd = source.startsWith('--[[') ? lines.findIndex((line) => line.includes(']]')) : -1;
   if (headerEnd < 0) throw new Error(`${place(dir, path, 1)}: no --[[ ... ]] header naming the keys`);
   const names: string[] = [];
+  let tail: string | null = null;
   for (let index = 0; index <= headerEnd; index++) {
+    const tailMatch = KEY_TAIL_LINE.exec(lines[index]!);
+    if (tailMatch) {
+      if (Number(tailMatch[1]) !== numberOfKeys + 1) throw new Error(`${place(dir, path, index + 1)}: KEYS[${tailMatch[1]} ..] must follow the ${numberOfKeys} keys of the file name`);
+      tail = tailMatch[2]!;
+      continue;
+    }
     const match = KEY_LINE.exec(lines[index]!);
     if (!match) continue;
     const at = place(dir, path, index + 1);
@@ -73,7 +88,7 @@ function keyNames(dir: string, path: string, source: string, numberOfKeys: numbe
   for (let i = 1; i <= numberOfKeys; i++) {
     if (names[i - 1] === undefined) throw new Error(`${place(dir, path, headerEnd + 1)}: header lacks a KEYS[${i}] <name> line`);
   }
-  return names;
+  return { names, tail };
 }
 
 export function readScripts(dir = LUA_DIR): ScriptFile[] {
@@ -85,10 +100,12 @@ export function readScripts(dir = LUA_DIR): ScriptFile[] {
       if (!match) throw new Error(`${basename(dir)}/${actor}/${file}: name must be <verbNoun>-<nkeys>.lua`);
       const path = join(dir, actor, file);
       const numberOfKeys = Number(match[2]);
+      const { names, tail } = keyNames(dir, path, readFileSync(path, 'utf8'), numberOfKeys);
       scripts.push({
         name: `${actor}/${match[1]}`,
         numberOfKeys,
-        keyNames: keyNames(dir, path, readFileSync(path, 'utf8'), numberOfKeys),
+        keyNames: names,
+        keyTail: tail,
         path,
         source: resolveIncludes(dir, path, new Set(), []),
       });
@@ -133,10 +150,13 @@ export class Scripts {
     for (const file of files) this.byName.set(file.name, { ...file, sha: createHash('sha1').update(file.source).digest('hex') });
   }
 
-  async run<T extends object>(name: string, namedKeys: ScriptKeys, args: (string | number)[]): Promise<T> {
+  /** Runs a script; `tail` is the list its header names `KEYS[<n+1> ..]`, given to such a script only. */
+  async run<T extends object>(name: string, namedKeys: ScriptKeys, args: (string | number)[], tail: readonly string[] = []): Promise<T> {
     const file = this.byName.get(name);
     if (!file) throw new Error(`unknown script ${name}`);
-    const keys = orderKeys(file, namedKeys);
+    if (tail.length && !file.keyTail) throw new Error(`${file.name} takes no keys beyond its ${file.numberOfKeys}`);
+    const named = orderKeys(file, namedKeys);
+    const keys = tail.length ? [...named, ...tail] : named;
     const raw = await timeRedis(name, async () => {
       try {
         return (await this.redis.evalsha(file.sha, keys.length, ...keys, ...args)) as string;
@@ -152,7 +172,7 @@ export class Scripts {
       const hint = reply.hint && Object.keys(reply.hint).length ? reply.hint : null;
       throw new MailboxError(reply.error, hint);
     }
-    const spaceId = this.afterEvents && reply.webhook !== false && keys.map(spaceOfEventsKey).find((id) => id !== null);
+    const spaceId = this.afterEvents && reply.webhook !== false && named.map(spaceOfEventsKey).find((id) => id !== null);
     if (spaceId) await this.afterEvents!(spaceId);
     return reply as T;
   }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { readFeed, type Envelope } from '../../actors/events.js';
+import { readFeed, visibleTo } from '../../actors/events.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { MailboxError } from '../errors.js';
 import { plural } from '../texts.js';
@@ -16,6 +16,20 @@ const START = '0-0';
 const STREAM_ID = /^\d{1,16}-\d{1,16}$/;
 /** The French text names the first events only; the structured object has them all. */
 const TEXT_LISTED = 10;
+
+const scopeOf = (spaceId: string): string => `${spaceId}|event_feed`;
+
+/** The cursor event_feed and the realtime socket give to resume after `position` (null: from the start). */
+export const feedCursor = (spaceId: string, position: string | null): string => encodeCursor(scopeOf(spaceId), position ?? START);
+
+/** The stream position a cursor of this space's feed names; `invalid_argument` on `parameter` otherwise. */
+export function feedPosition(spaceId: string, cursor: string, parameter: string): string {
+  const position = decodeCursor(cursor, scopeOf(spaceId), parameter);
+  if (!STREAM_ID.test(position)) {
+    throw new MailboxError('invalid_argument', { parameter }, { reason: "ce curseur ne vient pas d'un appel précédent d'event_feed." });
+  }
+  return position;
+}
 
 const EnvelopeSchema = Output({
   id: Id('event'),
@@ -49,20 +63,15 @@ export default defineTool({
   verifiedRequired: false,
   effect: 'read-only',
   async handler({ rt, access }, input) {
-    const scope = `${access.space.id}|event_feed`;
-    const after = input.after === undefined ? null : decodeCursor(input.after, scope, 'after');
-    if (after !== null && !STREAM_ID.test(after)) {
-      throw new MailboxError('invalid_argument', { parameter: 'after' }, { reason: "ce curseur ne vient pas d'un appel précédent d'event_feed." });
-    }
-    const own = access.key.inbox_ids;
+    const after = input.after === undefined ? null : feedPosition(access.space.id, input.after, 'after');
     const { events, position } = await readFeed(rt, access.space.id, {
       after,
       limit: input.limit ?? DEFAULT_LIMIT,
-      visible: (envelope: Envelope) => !own || own.includes(envelope.subject.refs.inbox_id ?? ''),
+      visible: visibleTo(access.key.inbox_ids),
       maxBytes: PAGE_MAX_BYTES,
       maxScanned: SCAN_CAP,
     });
-    const next = position === null ? (input.after ?? encodeCursor(scope, START)) : encodeCursor(scope, position);
+    const next = position === null ? (input.after ?? feedCursor(access.space.id, null)) : feedCursor(access.space.id, position);
     return { events, next_cursor: next };
   },
   text: (out) => {

@@ -25,6 +25,7 @@ import event_feed from './event_feed.js';
 import list_threads from './list_threads.js';
 import get_thread from './get_thread.js';
 import classify_thread from './classify_thread.js';
+import search_threads from './search_threads.js';
 import attach_human from './attach_human.js';
 import verify from './verify.js';
 import close_space from './close_space.js';
@@ -50,7 +51,7 @@ export const TOOLS: readonly Tool[] = [
   attach_human, verify, close_space, billing_status, subscribe,
   list_suppressions, add_suppression, remove_suppression,
   add_filter, list_filters, remove_filter,
-  list_threads, get_thread, classify_thread,
+  list_threads, get_thread, classify_thread, search_threads,
   open_workspace, navigate_workspace, workspace_events,
 ] as unknown as Tool[];
 

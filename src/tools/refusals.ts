@@ -59,6 +59,7 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   list_threads: ['not_found'],
   get_thread: ['not_found'],
   classify_thread: ['not_found'],
+  search_threads: ['not_found'],
 
   attach_human: ['code_too_soon', 'code_limit', 'code_not_sent'],
   verify: ['no_pending_code', 'invalid_code', 'code_expired', 'too_many_attempts'],

@@ -78,3 +78,13 @@ t.test('an include named twice is inlined once, nested ones too', async (t) => {
   const scripts = new Scripts(await testRedis(), [file!]);
   t.same(await scripts.run('probe/two', {}, []), { n: 2 });
 });
+
+t.test('a header ending with KEYS[<n+1> ..] takes a list of any length after its named keys; others refuse one', async (t) => {
+  const TAIL = header(['KEYS[1] first    a key', 'KEYS[2 ..] rest  any number more']) + 'return cjson.encode({ keys = KEYS })\n';
+  const scripts = new Scripts(await testRedis(), readScripts(luaDir({ 'probe/tail-1.lua': TAIL, 'probe/echo-2.lua': ECHO })));
+  t.same(await scripts.run('probe/tail', { first: '{t}:a' }, [], ['{t}:b', '{t}:c']), { keys: ['{t}:a', '{t}:b', '{t}:c'] });
+  t.same(await scripts.run('probe/tail', { first: '{t}:a' }, []), { keys: ['{t}:a'] }, 'an empty list');
+  await t.rejects(scripts.run('probe/echo', { first: '{t}:a', second: '{t}:b' }, [], ['{t}:c']), /probe\/echo takes no keys beyond its 2/);
+  const misplaced = header(['KEYS[1] first', 'KEYS[3 ..] rest']);
+  t.throws(() => readScripts(luaDir({ 'probe/bad-1.lua': misplaced })), /lua\/probe\/bad-1\.lua:4: KEYS\[3 \.\.\] must follow the 1 keys of the file name/);
+});

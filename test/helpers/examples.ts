@@ -146,6 +146,11 @@ export const EXAMPLES: Record<string, Example> = {
     after_sequence: 0,
     local_navigation: true,
   }),
+  // The self-send's subject (selfSendArgs): a match, so the answer has an item to check against the schema.
+  search_threads: async (ctx) => {
+    await selfSend(ctx);
+    return { query: 'essai', limit: 5 };
+  },
 };
 
 let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;

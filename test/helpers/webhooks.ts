@@ -47,7 +47,7 @@ export interface Receiver {
 
 const SANS = 'subjectAltName=DNS:localhost,DNS:hook.test,DNS:rebind.test,IP:127.0.0.1';
 
-function makeCertificate(): { dir: string; key: string; cert: string; caFile: string } {
+export function makeCertificate(): { dir: string; key: string; cert: string; caFile: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mbx-webhook-'));
   const keyFile = join(dir, 'key.pem');
   const caFile = join(dir, 'cert.pem');

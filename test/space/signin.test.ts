@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { humanAccess, readSession } from '../../actors/human-session.js';
-import { spaceKeys } from '../../src/redis/keys.js';
+import { runCli } from '../../src/cli/main.js';
+import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
+import { testRedisTarget } from '../helpers/redis.js';
 import { sha256Hex } from '../../src/secrets.js';
 import { callTool } from '../../src/tools/dispatch.js';
 import { lastCode } from '../helpers/codes.js';
@@ -153,4 +155,19 @@ t.test('the cookie is Secure when BASE_URL is https', async (t) => {
   await postForm(svc, '/signin', { email });
   const done = await postForm(svc, '/signin/code', { email, code: (await lastCode(svc, email))! });
   t.match(done.setCookie, /; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+});
+
+const target = await testRedisTarget();
+t.test('mailbox admin index-humans: spaces made before the index can sign in', { skip: !target.url && 'the CLI opens one node' }, async (t) => {
+  const email = person();
+  await svc.space({ human: email });
+  await svc.rt.redis.del(globalKeys.human(sha256Hex(email)));
+  await postForm(svc, '/signin', { email });
+  t.equal(await lastCode(svc, email), null, 'not indexed: no code');
+  const out: string[] = [];
+  const io = { env: { REDIS_URL: target.url ?? undefined, LOG_LEVEL: 'silent' }, out: (l: string) => out.push(l), err: () => {} };
+  t.equal(await runCli(['admin', 'index-humans'], io), 0);
+  t.ok(JSON.parse(out[0]!).indexed >= 1);
+  clock.advance(2 * MINUTE);
+  t.ok(await signIn(svc, email), 'indexed: the human signs in');
 });

@@ -4,7 +4,7 @@
   write. A message of this inbox already stored under the same Message-ID (a sender's retry) is not
   stored twice. A non-automatic message means the correspondent wrote: the thread's
   correspondent_wrote becomes '1' and its loop guard is cleared. Any inbound message brings an
-  archived thread back and counts as unread.
+  archived thread back and counts as unread. The message enters the space's search index (indexMessage).
   KEYS[1] inbox           hash of the receiving inbox (absent or deleted: refused)
   KEYS[2] message         hash of the new message
   KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent)
@@ -17,6 +17,11 @@
   KEYS[10] journal        hash line id -> line JSON
   KEYS[11] journalIndex   sorted set "<ref> <line id>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
+  KEYS[13] searchDocs     string of the search index's document records
+  KEYS[14] searchWords    sorted set of the indexed words
+  KEYS[15] searchInbox    string: the inbox's document numbers
+  KEYS[16] searchThread   string: the thread's document numbers
+  KEYS[17 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -26,8 +31,9 @@
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
   ARGV[13] n = number of thread field/value pairs; ARGV[14 .. 13+2n] the thread's fields and values,
-           written only when the thread does not exist yet; the rest: the message's fields and values.
-           All written as they are (no JSON to decode)
+           written only when the thread does not exist yet; then, up to the last ARGV, the message's fields
+           and values. All written as they are (no JSON to decode)
+  last ARGV: the message's search words, space-separated (src/mail/words.ts)
   Returns {"stored":true,"webhook":bool} | {"duplicate":true,"message_id":...,"thread_id":...}
     | {"error":"not_found"} (the inbox is gone).
   Events: ARGV[12] (mail.message.received or mail.thread.replied); journal line ARGV[10].
@@ -37,6 +43,7 @@
 --- @include "appendEvent"
 --- @include "webhookDeclared"
 --- @include "replayedLine"
+--- @include "indexMessage"
 if replayedLine(KEYS[10], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
@@ -53,7 +60,7 @@ end
 
 local threadEnd = 13 + 2 * tonumber(ARGV[13])
 if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 14, threadEnd)) end
-redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV))
+redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV - 1))
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
@@ -67,6 +74,7 @@ redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inboun
 redis.call('ZADD', KEYS[4], 0, messageId)
 redis.call('ZADD', KEYS[6], nowText, threadId)
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
+indexMessage({ docs = KEYS[13], words = KEYS[14], inbox = KEYS[15], thread = KEYS[16] }, messageId, threadId, ARGV[#ARGV], 17)
 appendJournal(KEYS[10], KEYS[11], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[9], ARGV[12])
 return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) })

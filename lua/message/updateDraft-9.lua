@@ -3,17 +3,25 @@
   HTML version) and moves the revision on, so an approval of what the human read before is refused. A
   first message alone in its thread also gives the thread its new subject. The caller compared its read
   of the draft with the request to know what changes; if the revision moved since, the script answers
-  `stale` and the caller reads again.
+  `stale` and the caller reads again. A changed subject or text indexes the draft again, as a new
+  document of the search index (indexMessage): found by its new words from then on (its old ones too).
   KEYS[1] message          hash of the draft
   KEYS[2] thread           hash of its thread (subject)
   KEYS[3] threadMessages   sorted set of the thread's message ids
   KEYS[4] journal          hash line id -> line JSON
   KEYS[5] journalIndex     sorted set "<ref> <line id>"
+  KEYS[6] searchDocs       string of the search index's document records
+  KEYS[7] searchWords      sorted set of the indexed words
+  KEYS[8] searchInbox      string: the inbox's document numbers
+  KEYS[9] searchThread     string: the thread's document numbers
+  KEYS[10 ..] searchWord   string: the document numbers of each word of ARGV[7], in its order
   ARGV[1] the revision the caller read
   ARGV[2] changed fields JSON: subject, text, html (string values; only those that change)
   ARGV[3] journal line id
   ARGV[4] journal line JSON (draft.updated)
   ARGV[5] journal refs JSON array
+  ARGV[6] index again (1|0): the subject or the text changes
+  ARGV[7] the corrected draft's search words, space-separated (src/mail/words.ts)
   Returns {"message": {...the draft's fields}} | {"stale": true} | {"error": not_found | not_draft}.
   Events: none; journal line draft.updated.
 ]]
@@ -21,6 +29,7 @@
 --- @include "hashToTable"
 --- @include "appendJournal"
 --- @include "replayedLine"
+--- @include "indexMessage"
 if replayedLine(KEYS[4], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
@@ -31,5 +40,8 @@ local changes = cjson.decode(ARGV[2])
 for field, value in pairs(changes) do redis.call('HSET', KEYS[1], field, value) end
 if changes.subject and redis.call('ZCARD', KEYS[3]) == 1 then redis.call('HSET', KEYS[2], 'subject', changes.subject) end
 redis.call('HINCRBY', KEYS[1], 'revision', 1)
+if ARGV[6] == '1' then
+  indexMessage({ docs = KEYS[6], words = KEYS[7], inbox = KEYS[8], thread = KEYS[9] }, message.id, message.thread_id, ARGV[7], 10)
+end
 appendJournal(KEYS[4], KEYS[5], ARGV[3], ARGV[4], ARGV[5])
 return cjson.encode({ message = hashToTable(KEYS[1]) })

@@ -3,7 +3,8 @@
   in an existing one) and decides, atomically, every rule that depends on shared state: idempotency,
   inbox and domain status, the common-domain rule, plan, suppression, the 30-day duplicate rule, the
   loop guard, the key's daily cap, the inbox queue cap, and the departure slot (window, warm-up quota
-  of the day, spacing). N concurrent calls can never oversubscribe a quota, a cap or a queue.
+  of the day, spacing). N concurrent calls can never oversubscribe a quota, a cap or a queue. The
+  message, draft or queued, enters the space's search index (indexMessage).
   The hot path of the service: arguments are positional strings and field lists, not JSON to decode;
   numbers reach redis.call as strings (Redis formats a Lua number with snprintf at every call); the
   reply carries only what the caller cannot know (BENCHMARKS.md, "Sending").
@@ -29,6 +30,11 @@
   KEYS[19] journal         hash line id -> line JSON
   KEYS[20] journalIndex    sorted set "<ref> <line id>"
   KEYS[21] webhook         hash of the space's declared webhook (url): whether to wake its delivery
+  KEYS[22] searchDocs      string of the search index's document records
+  KEYS[23] searchWords     sorted set of the indexed words
+  KEYS[24] searchInbox     string: the inbox's document numbers
+  KEYS[25] searchThread    string: the thread's document numbers
+  KEYS[26 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)            ARGV[2] now, ISO 8601        ARGV[3] today (Paris day)
   ARGV[4] mode: first|reply   ARGV[5] message id           ARGV[6] thread id
   ARGV[7] key id              ARGV[8] key daily cap (0: none)
@@ -43,8 +49,9 @@
   ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
   ARGV[30] n = number of message field/value pairs; ARGV[31 .. 30+2n] the message's fields and values
-           but status, revision, slot and any_time, written as they are; the rest: the new thread's fields
-           and values (message_count 1) for a first message, none for a reply
+           but status, revision, slot and any_time, written as they are; then, up to the last ARGV, the new
+           thread's fields and values (message_count 1) for a first message, none for a reply
+  last ARGV: the message's search words, space-separated (src/mail/words.ts)
   Returns {"status":"queued"|"draft","slot":<ms or null>,"wake":bool,"webhook":bool,"message_count":n,"inbox":{...}}
     | {"dry_run":true,"status":...,"slot":...} | {"replayed":true,"message_id":...}
     | {"error": idempotency_conflict | not_found | inbox_suspended {reason} | domain_not_verified
@@ -70,6 +77,7 @@
 --- @include "appendEvent"
 --- @include "webhookDeclared"
 --- @include "replayedLine"
+--- @include "indexMessage"
 local nowText = ARGV[1]
 local now = tonumber(nowText)
 local first = ARGV[4] == 'first'
@@ -121,7 +129,8 @@ local messageEnd = 30 + 2 * tonumber(ARGV[30])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '',
   'any_time', answering and '1' or '0', unpack(ARGV, 31, messageEnd))
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threadOutbound = KEYS[15], threads = KEYS[16] }
-local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV) })
+local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) })
+indexMessage({ docs = KEYS[22], words = KEYS[23], inbox = KEYS[24], thread = KEYS[25] }, id, threadId, ARGV[#ARGV], 26)
 -- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
 if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
 elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end

@@ -1,0 +1,215 @@
+/**
+ * Search over a space's mail (search_threads; design and limits in docs/architecture.md, "Search").
+ * The index lives under the space's hash tag and is written by the scripts that store messages
+ * (lua/includes/indexMessage.lua): each message is a document numbered in storage order, and each word,
+ * inbox and thread keeps the ascending numbers of its documents, 3 bytes each. A query intersects
+ * its words' lists (the last word's completions united), newest document first, and shows each thread
+ * once, where its newest matching message is: paging is a document number, with no state kept.
+ */
+import type { Runtime } from '../src/runtime.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
+import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
+import type { StoredThread } from './records.js';
+
+/** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
+export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
+  const keys = spaceKeys(spaceId);
+  const words = messageWords(message);
+  return {
+    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
+    words: words.join(' '),
+    wordKeys: words.map(keys.searchWord),
+  };
+}
+
+const POSTING_BYTES = 3;
+const RECORD_CHARS = 40;
+/** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
+export const COMPLETIONS_MAX = 64;
+/** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
+const DOCUMENTS_WALKED_MAX = 200_000;
+const THREADS_READ_MAX = 1_000;
+/** Matching documents whose threads are read per round trip. */
+const BATCH = 64;
+/** Message ids given per thread: its newest matching ones. */
+export const MESSAGE_IDS_MAX = 50;
+
+/** A word's (or an inbox's, or a thread's) document numbers, ascending, as stored. */
+class Posting {
+  readonly length: number;
+  constructor(private readonly bytes: Buffer) {
+    this.length = Math.floor(bytes.length / POSTING_BYTES);
+  }
+
+  at(i: number): number {
+    const at = i * POSTING_BYTES;
+    return (this.bytes[at]! << 16) | (this.bytes[at + 1]! << 8) | this.bytes[at + 2]!;
+  }
+
+  /** How many of its documents come before `doc`. */
+  countBelow(doc: number): number {
+    let [low, high] = [0, this.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.at(middle) < doc) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  has(doc: number): boolean {
+    const i = this.countBelow(doc);
+    return i < this.length && this.at(i) === doc;
+  }
+}
+
+/** What one query term matches: one posting, or the union of several (the last word's completions, a key's inboxes). */
+class Term {
+  readonly size: number;
+  private members: Uint8Array | null = null;
+
+  constructor(private readonly postings: Posting[]) {
+    this.size = postings.reduce((sum, posting) => sum + posting.length, 0);
+  }
+
+  has(doc: number): boolean {
+    if (this.postings.length === 1) return this.postings[0]!.has(doc);
+    // A union answers from a bitmap of its documents, built on the first question.
+    if (!this.members) {
+      const last = Math.max(...this.postings.map((posting) => (posting.length ? posting.at(posting.length - 1) : 0)));
+      this.members = new Uint8Array((last >> 3) + 1);
+      for (const posting of this.postings) for (let i = 0; i < posting.length; i++) this.members[posting.at(i) >> 3]! |= 1 << (posting.at(i) & 7);
+    }
+    return doc >> 3 < this.members.length && (this.members[doc >> 3]! & (1 << (doc & 7))) !== 0;
+  }
+
+  /** Its documents below `before`, newest first, each once. */
+  *descending(before: number): Generator<number> {
+    const next = this.postings.map((posting) => posting.countBelow(before) - 1);
+    for (;;) {
+      let doc = -1;
+      for (let i = 0; i < next.length; i++) if (next[i]! >= 0) doc = Math.max(doc, this.postings[i]!.at(next[i]!));
+      if (doc < 0) return;
+      for (let i = 0; i < next.length; i++) if (next[i]! >= 0 && this.postings[i]!.at(next[i]!) === doc) next[i]!--;
+      yield doc;
+    }
+  }
+}
+
+export interface SearchRequest {
+  terms: QueryTerms;
+  /** The inboxes searched; null: all of the space's. */
+  inboxIds: string[] | null;
+  label: string | null;
+  /** Only documents below this number (the cursor); null: from the newest. */
+  before: number | null;
+  limit: number;
+}
+
+export interface SearchHit {
+  thread: StoredThread;
+  /** The thread's matching messages, newest first (at most MESSAGE_IDS_MAX). */
+  message_ids: string[];
+  snippet: string;
+}
+
+/** A page of matching threads, newest match first; `next` is the next page's `before`, null after the last page. */
+export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<{ hits: SearchHit[]; next: number | null }> {
+  const terms = await readTerms(rt, spaceId, request);
+  if (!terms) return { hits: [], next: null };
+  const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
+  const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
+  const keys = spaceKeys(spaceId);
+  const found: Found[] = [];
+  const decided = new Set<string>();
+  const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
+  let walked = 0;
+  /** The last document walked: everything from it up is decided. */
+  let position: number | null = null;
+  while (walked < DOCUMENTS_WALKED_MAX && decided.size < THREADS_READ_MAX) {
+    const batch: number[] = [];
+    let step = documents.next();
+    for (; !step.done; step = documents.next()) {
+      walked++;
+      position = step.value;
+      if (others.every((term) => term.has(step.value))) batch.push(step.value);
+      if (batch.length === BATCH || walked === DOCUMENTS_WALKED_MAX) break;
+    }
+    if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
+    if (!batch.length) break;
+    const batchRecords = await records(rt, spaceId, batch);
+    const threadIds = batchRecords.map((record) => `thr_${record.slice(20)}`);
+    const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
+    const reads = rt.redis.pipeline();
+    for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
+    const replies = await execAll<unknown>(reads);
+    const threads = new Map(fresh.map((id, i) => [id, { thread: replies[2 * i] as StoredThread, docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
+    for (const [i, doc] of batch.entries()) {
+      const id = threadIds[i]!;
+      if (decided.has(id)) continue;
+      decided.add(id);
+      const { thread, docs } = threads.get(id)!;
+      const own: number[] = [];
+      for (let j = docs.length - 1; j >= 0 && own.length < MESSAGE_IDS_MAX; j--) if (matches(docs.at(j))) own.push(docs.at(j));
+      // A newer match means the thread was shown on an earlier page (or is newer than the search).
+      if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
+      if (found.length === request.limit) return { hits: await withMessages(rt, spaceId, found, request.terms), next: found[found.length - 1]!.docs[0]! };
+      found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, 20)}` });
+    }
+    if (step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
+  }
+  // The walk's bound was reached: the page may be short; the next one starts where it stopped.
+  return { hits: await withMessages(rt, spaceId, found, request.terms), next: position };
+}
+
+/** The query's terms as postings, read in two round trips; null when one matches nothing (nor can anything). */
+async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Term[] | null> {
+  const keys = spaceKeys(spaceId);
+  const { words, prefix } = request.terms;
+  const first = rt.redis.pipeline();
+  first.zrangebylex(keys.searchWords, `[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]), 'LIMIT', 0, COMPLETIONS_MAX);
+  for (const word of words) first.getBuffer(keys.searchWord(word));
+  for (const inboxId of request.inboxIds ?? []) first.getBuffer(keys.searchInbox(inboxId));
+  const [completions, ...postings] = await execAll<unknown>(first);
+  const exact = postings.slice(0, words.length).map((bytes) => new Term([new Posting((bytes as Buffer | null) ?? Buffer.alloc(0))]));
+  const inboxes = request.inboxIds ? [new Term(postings.slice(words.length).map((bytes) => new Posting((bytes as Buffer | null) ?? Buffer.alloc(0))))] : [];
+  if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
+  const second = rt.redis.pipeline();
+  for (const word of completions as string[]) second.getBuffer(keys.searchWord(word));
+  const completed = new Term((await execAll<Buffer | null>(second)).map((bytes) => new Posting(bytes ?? Buffer.alloc(0))));
+  return [...exact, completed, ...inboxes];
+}
+
+/** The documents' records (`<message id body><thread id body>`), in one round trip. */
+async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<string[]> {
+  const reads = rt.redis.pipeline();
+  for (const doc of docs) reads.getrange(spaceKeys(spaceId).searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + RECORD_CHARS - 1);
+  return execAll<string>(reads);
+}
+
+/** A thread of the page: its matching documents, newest first, and the newest one's message id. */
+interface Found {
+  thread: StoredThread;
+  docs: number[];
+  newest: string;
+}
+
+/** The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for the snippet. */
+async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms: QueryTerms): Promise<SearchHit[]> {
+  if (!found.length) return [];
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const { newest, docs } of found) {
+    reads.hget(keys.message(newest), 'text');
+    for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + 19);
+  }
+  const replies = await execAll<string | null>(reads);
+  let at = 0;
+  return found.map(({ thread, newest, docs }) => {
+    const text = replies[at++];
+    const older = replies.slice(at, (at += docs.length - 1)).map((body) => `msg_${body}`);
+    // A corrected draft is a document per version: one id for them all.
+    return { thread, message_ids: [...new Set([newest, ...older])], snippet: snippet(text || thread.subject, terms) };
+  });
+}

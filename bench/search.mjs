@@ -1,0 +1,177 @@
+// Search benchmark (built sources under dist/; `npm run bench:search` builds first). Loopback only;
+// everything it starts, it stops. A space of MESSAGES received messages (three inboxes, 3,000
+// correspondents, threads of a few messages, bodies of 40 to 150 words drawn from a 20,000-word
+// vocabulary with Zipf frequencies, one in three carrying a 5-digit number) is stored through the
+// inbound store script (lua/message/receiveInbound-16.lua, which indexes each message), then
+// search_threads answers QUERIES queries of six kinds, called as the front ends call it (the tool's
+// handler, no HTTP), one at a time. Prints a markdown table: p50/p99 per kind and overall, and the
+// index's Redis memory per message (MEMORY USAGE of every index key, SAMPLES 0).
+// `--smoke`: 2,000 messages and 60 queries, a few seconds, no timing judged (CI).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { loadConfig } from '../dist/src/config.js';
+import { createRuntime } from '../dist/src/runtime.js';
+import { spaceKeys, spaceTag } from '../dist/src/redis/keys.js';
+import { authenticate, createSpace } from '../dist/actors/space.js';
+import { createInbox } from '../dist/actors/inbox.js';
+import { receiveInbound } from '../dist/actors/inbound.js';
+import { toolByName } from '../dist/src/tools/index.js';
+
+const smoke = process.argv.includes('--smoke');
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? (smoke ? 2_000 : 100_000));
+const QUERIES = Number(process.env.BENCH_QUERIES ?? (smoke ? 60 : 3_000));
+const CONCURRENCY = 16;
+const VOCABULARY = 20_000;
+const CORRESPONDENTS = 3_000;
+
+const children = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+const redisPort = await freePort();
+const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+children.push(redis);
+await new Promise((resolve) => redis.stdout.on('data', (chunk) => /Ready to accept/.test(chunk) && resolve()));
+
+const rt = createRuntime(loadConfig({
+  REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+  MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
+  PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 20 } }),
+  LOG_LEVEL: 'warn',
+}));
+
+// A seeded generator: the same space on every run.
+let seed = 0x5eed;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+const between = (low, high) => low + Math.floor(random() * (high - low + 1));
+
+const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(' ');
+const words = new Set();
+while (words.size < VOCABULARY) words.add(Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(''));
+const vocabulary = [...words];
+// Zipf (s = 1.07): the rank-r word is drawn with weight 1 / r^s.
+const cumulative = [];
+vocabulary.reduce((sum, _, r) => (cumulative[r] = sum + 1 / (r + 1) ** 1.07), 0);
+const total = cumulative[cumulative.length - 1];
+const zipf = () => {
+  const target = random() * total;
+  let [low, high] = [0, cumulative.length - 1];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (cumulative[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  return vocabulary[low];
+};
+const GLUE = 'le la les de des du et en un une pour avec sur dans nous vous est que qui pas'.split(' ');
+const FIRST = 'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(' ');
+const LAST = Array.from({ length: 150 }, () => pick(vocabulary).replace(/^./, (c) => c.toUpperCase()));
+const correspondents = Array.from({ length: CORRESPONDENTS }, (_, i) => {
+  const [first, last] = [pick(FIRST), pick(LAST)];
+  return { name: `${first} ${last}`, address: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '')}.${last.toLowerCase()}${i}@${pick(vocabulary)}.test`, subject: null };
+});
+function body() {
+  const out = [];
+  for (let i = between(40, 150); i > 0; i--) out.push(random() < 0.3 ? pick(GLUE) : zipf());
+  if (random() < 0.33) out.splice(between(0, out.length), 0, `n° ${between(10000, 99999)}`);
+  return `Bonjour,\n\n${out.join(' ')}.\n\nCordialement`;
+}
+
+const space = await createSpace(rt, { human: 'humain@bench.test', plan: 'bench', verified: true });
+const access = await authenticate(rt, space.api_key);
+const inboxes = [];
+for (let i = 0; i < 3; i++) inboxes.push(await createInbox(rt, access, { username: `banc${i}`, domain: rt.config.commonDomain, shared: true, display_name: `Banc ${i}` }));
+
+const seeded = performance.now();
+let next = 0;
+await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+  while (next < MESSAGES) {
+    next++;
+    const who = correspondents[Math.floor(random() ** 2 * CORRESPONDENTS)];
+    // Most mail continues the correspondent's conversation (threaded by subject); some opens a new one.
+    if (!who.subject || random() < 0.3) who.subject = Array.from({ length: between(2, 5) }, zipf).join(' ');
+    const subject = random() < 0.5 ? who.subject : `Re: ${who.subject}`;
+    const inbox = inboxes[who.address.length % inboxes.length];
+    await receiveInbound(rt, space.space_id, { id: inbox.id, address: inbox.address }, {
+      from: who.address, from_name: who.name, reply_to: '', subject, text: body(), html: '', message_id_header: '', in_reply_to: '',
+      references: [], automatic: false, auth_results: {}, attachments: [],
+    });
+  }
+}));
+const seedSeconds = (performance.now() - seeded) / 1000;
+// Redis's own time per script call while seeding: nearly all of them are the store script.
+const scriptStats = /cmdstat_evalsha:calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/.exec(await rt.redis.info('commandstats'));
+
+// The index's memory: every key under the space's `s:` prefix.
+let indexBytes = 0;
+let indexKeys = 0;
+const kinds = { docs: 0, words: 0, 'word postings': 0, 'inbox postings': 0, 'thread postings': 0 };
+const keys = spaceKeys(space.space_id);
+const kindOf = (key) =>
+  key === keys.searchDocs ? 'docs' : key === keys.searchWords ? 'words' : key.startsWith(`${spaceTag(space.space_id)}:s:w:`) ? 'word postings' : key.startsWith(`${spaceTag(space.space_id)}:s:i:`) ? 'inbox postings' : 'thread postings';
+let cursor = '0';
+do {
+  const [after, found] = await rt.redis.scan(cursor, 'MATCH', `${spaceTag(space.space_id)}:s:*`, 'COUNT', 2000);
+  cursor = after;
+  const pipeline = rt.redis.pipeline();
+  for (const key of found) pipeline.memory('USAGE', key, 'SAMPLES', '0');
+  const sizes = (await pipeline.exec()).map(([, size]) => Number(size));
+  found.forEach((key, i) => (kinds[kindOf(key)] += sizes[i]));
+  indexBytes += sizes.reduce((a, b) => a + b, 0);
+  indexKeys += found.length;
+} while (cursor !== '0');
+const indexedWords = await rt.redis.zcard(keys.searchWords);
+const threads = await rt.redis.zcard(keys.threads);
+
+// Queries of six kinds, drawn from the same vocabulary and people.
+const restricted = { ...access, key: { ...access.key, inbox_ids: [inboxes[0].id] } };
+const tool = toolByName.get('search_threads');
+const KINDS = {
+  'a common word (rank 20-200)': () => ({ query: vocabulary[between(20, 200)] }),
+  'a rarer word (rank 2,000-20,000)': () => ({ query: vocabulary[between(2_000, VOCABULARY - 1)] }),
+  'two words': () => ({ query: `${vocabulary[between(20, 500)]} ${vocabulary[between(200, 3_000)]}` }),
+  'a prefix of 3 letters': () => ({ query: vocabulary[between(20, 3_000)].slice(0, 3) }),
+  "a correspondent's name": () => ({ query: pick(correspondents).name }),
+  'a common word, key restricted to one inbox, page 2': () => ({ query: vocabulary[between(20, 200)], page2: true }),
+};
+const timings = Object.fromEntries(Object.keys(KINDS).map((kind) => [kind, []]));
+let found = 0;
+for (let i = 0; i < QUERIES; i++) {
+  const kind = Object.keys(KINDS)[i % Object.keys(KINDS).length];
+  const { query, page2 } = KINDS[kind]();
+  const started = performance.now();
+  let answer = await tool.handler({ rt, access: page2 ? restricted : access }, { query });
+  if (page2 && answer.next_cursor) answer = await tool.handler({ rt, access: restricted }, { query, cursor: answer.next_cursor });
+  timings[kind].push(performance.now() - started);
+  found += answer.items.length;
+}
+rt.redis.disconnect();
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
+};
+const all = Object.values(timings).flat();
+console.log(`${MESSAGES} messages in ${threads} threads stored and indexed in ${seedSeconds.toFixed(1)} s (${Math.round(MESSAGES / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
+  `Redis time per store script call ${scriptStats?.[2]} µs (${scriptStats?.[1]} calls); ${indexedWords} indexed words; ${QUERIES} queries, ${(found / QUERIES).toFixed(1)} threads per answer (limit 20).\n`);
+console.log('| search_threads query | p50 ms | p99 ms |');
+console.log('|---|---:|---:|');
+for (const [kind, values] of Object.entries(timings)) console.log(`| ${kind} | ${percentile(values, 50)} | ${percentile(values, 99)} |`);
+console.log(`| **all** | **${percentile(all, 50)}** | **${percentile(all, 99)}** |`);
+console.log('\n| Index memory (MEMORY USAGE) | bytes | per message |');
+console.log('|---|---:|---:|');
+for (const [kind, bytes] of Object.entries(kinds)) console.log(`| ${kind} | ${bytes} | ${(bytes / MESSAGES).toFixed(1)} |`);
+console.log(`| **total** (${indexKeys} keys) | **${indexBytes}** | **${(indexBytes / MESSAGES).toFixed(1)}** |`);
+process.exit(0);

@@ -1,0 +1,89 @@
+/**
+ * Connections (issue 18): the official MCP SDK client connects by OAuth from nothing (401, discovery,
+ * registration or a Client ID Metadata Document, the consent page over real HTTP, tokens), calls
+ * tools, refreshes, and stops at revoke_key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { connectByOAuth, startDocumentServer } from '../helpers/oauth.js';
+import { mondayMorning, startService } from '../helpers/service.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'mbx-oauth-'));
+t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const documents = await startDocumentServer();
+
+const clock = mondayMorning();
+const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, ...documents.env } });
+const MINUTE = 60_000;
+let people = 0;
+const person = (): string => `humain${++people}-${Date.now()}@exemple.fr`;
+
+t.test('from nothing to tools/call, a refresh, then revoke_key ends it', async (t) => {
+  const email = person();
+  const { apiKey, spaceId } = await svc.space({ human: email, name: 'Atelier' });
+  const unauthenticated = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  t.equal(unauthenticated.status, 401);
+  t.equal(unauthenticated.headers.get('www-authenticate'), `Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
+
+  const { client, provider } = await connectByOAuth(svc, email, { name: 'Claude', permissions: ['send', 'read'] });
+  t.match(provider.information?.client_id, /^mcl_/, 'registered by RFC 7591');
+  t.match(provider.saved, { token_type: 'Bearer', expires_in: 3600, scope: 'send read' });
+  t.match(provider.saved!.access_token, /^mbt_/);
+  const { tools } = await client.listTools();
+  t.ok(tools.some((tool) => tool.name === 'get_settings'), 'tools/list');
+  const settings = await client.callTool({ name: 'get_settings', arguments: {} });
+  t.notOk(settings.isError);
+  t.match(settings.structuredContent, { space: { id: spaceId }, key: { name: 'Claude', permissions: ['send', 'read'] } }, 'tools/call as the connection');
+
+  const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
+  const connection = keys.find((key: { kind: string }) => key.kind === 'connection');
+  t.match(connection, { name: 'Claude', client_id: provider.information!.client_id, redirect_host: '127.0.0.1:9', permissions: ['send', 'read'] }, 'list_keys shows it');
+  const stored = JSON.stringify(await svc.rt.redis.keys(`${`mbx:{${spaceId}}`}:oauth:*`));
+  t.notMatch(stored, provider.saved!.access_token, 'tokens stored hashed');
+
+  const firstAccess = provider.saved!.access_token;
+  const firstRefresh = provider.saved!.refresh_token;
+  clock.advance(61 * MINUTE);
+  const later = await client.callTool({ name: 'get_settings', arguments: {} });
+  t.notOk(later.isError, 'the SDK refreshed after the access token expired');
+  t.not(provider.saved!.access_token, firstAccess, 'a new access token');
+  t.not(provider.saved!.refresh_token, firstRefresh, 'the refresh token rotated');
+
+  const revoked = await svc.call(apiKey, 'revoke_key', { key_id: connection.id, confirm: true });
+  t.match(revoked.body, { kind: 'connection', name: 'Claude' });
+  await t.rejects(client.callTool({ name: 'get_settings', arguments: {} }), 'the next call fails');
+  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
+  t.ok(lines.some((line) => line.kind === 'connection.created' && line.actor.kind === 'human' && line.data.name === 'Claude'), 'allowed by the human, journaled');
+});
+
+t.test('the same with a Client ID Metadata Document served over https', async (t) => {
+  const email = person();
+  const { apiKey } = await svc.space({ human: email });
+  documents.serve(JSON.stringify({
+    client_id: documents.url,
+    client_name: 'Assistant publié',
+    redirect_uris: ['http://127.0.0.1:9/callback'],
+    token_endpoint_auth_method: 'none',
+  }));
+  const { client, provider } = await connectByOAuth(svc, email, { clientMetadataUrl: documents.url, permissions: ['read'] });
+  t.equal(provider.information?.client_id, documents.url, 'the document URL is the client_id: no registration');
+  const settings = await client.callTool({ name: 'get_settings', arguments: {} });
+  t.match(settings.structuredContent, { key: { name: 'Assistant publié', permissions: ['read'] } });
+  const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
+  t.match(keys.find((key: { kind: string }) => key.kind === 'connection'), { client_id: documents.url, redirect_host: '127.0.0.1:9' });
+});
+
+t.test('a second allowance of one client gets a unique name; actions are journaled with it', async (t) => {
+  const email = person();
+  const { spaceId } = await svc.space({ human: email });
+  const { cookie } = await connectByOAuth(svc, email, { name: 'Cursor' });
+  const { client } = await connectByOAuth(svc, email, { name: 'Cursor', permissions: ['manage_inboxes', 'read'], cookie });
+  const created = await client.callTool({ name: 'create_inbox', arguments: { username: `c-${spaceId.slice(-8)}`, display_name: 'Cursor' } });
+  t.notOk(created.isError, JSON.stringify(created.content));
+  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
+  t.match(lines.find((line) => line.kind === 'inbox.created').actor, { kind: 'agent', name: 'Cursor (2)' });
+});
