@@ -25,7 +25,8 @@ const env = {
 };
 const svc = await startService({ env });
 const browser = await startBrowser();
-const SHOTS = join(ROOT, 'docs', 'workspace');
+// Every run takes the screenshots; `WORKSPACE_SCREENSHOTS=docs/workspace` writes them where the docs show them.
+const SHOTS = process.env.WORKSPACE_SCREENSHOTS ? join(ROOT, process.env.WORKSPACE_SCREENSHOTS) : mkdtempSync(join(tmpdir(), 'mbx-shots-'));
 
 const TITLES: Record<string, string> = {
   jour: 'Aujourd’hui', valider: 'À valider', fils: 'Fils', campagnes: 'Campagnes', performances: 'Performances', audiences: 'Audiences',
