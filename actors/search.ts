@@ -24,13 +24,15 @@ export function indexing(spaceId: string, inboxId: string, threadId: string, mes
 }
 
 const POSTING_BYTES = 3;
-const RECORD_CHARS = 40;
+/** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
+const ID_BODY_CHARS = 20;
+const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
 export const COMPLETIONS_MAX = 64;
 /** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
 const DOCUMENTS_WALKED_MAX = 200_000;
 const THREADS_READ_MAX = 1_000;
-/** Matching documents whose threads are read per round trip. */
+/** Matching documents whose threads are read per round trip, after a first batch of one more than the page. */
 const BATCH = 64;
 /** Message ids given per thread: its newest matching ones. */
 export const MESSAGE_IDS_MAX = 50;
@@ -127,6 +129,8 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
   let walked = 0;
   /** The last document walked: everything from it up is decided. */
   let position: number | null = null;
+  // Most matches are threads of their own: a page usually needs a page's worth, and one to tell more follow.
+  let batchSize = request.limit + 1;
   while (walked < DOCUMENTS_WALKED_MAX && decided.size < THREADS_READ_MAX) {
     const batch: number[] = [];
     let step = documents.next();
@@ -134,12 +138,13 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       walked++;
       position = step.value;
       if (others.every((term) => term.has(step.value))) batch.push(step.value);
-      if (batch.length === BATCH || walked === DOCUMENTS_WALKED_MAX) break;
+      if (batch.length === batchSize || walked === DOCUMENTS_WALKED_MAX) break;
     }
+    batchSize = BATCH;
     if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
-    const threadIds = batchRecords.map((record) => `thr_${record.slice(20)}`);
+    const threadIds = batchRecords.map((record) => `thr_${record.slice(ID_BODY_CHARS)}`);
     const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
     const reads = rt.redis.pipeline();
     for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
@@ -155,7 +160,7 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
       if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
       if (found.length === request.limit) return { hits: await withMessages(rt, spaceId, found, request.terms), next: found[found.length - 1]!.docs[0]! };
-      found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, 20)}` });
+      found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
     if (step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
   }
@@ -202,7 +207,7 @@ async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms:
   const reads = rt.redis.pipeline();
   for (const { newest, docs } of found) {
     reads.hget(keys.message(newest), 'text');
-    for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + 19);
+    for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
   }
   const replies = await execAll<string | null>(reads);
   let at = 0;

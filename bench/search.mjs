@@ -94,6 +94,11 @@ const access = await authenticate(rt, space.api_key);
 const inboxes = [];
 for (let i = 0; i < 3; i++) inboxes.push(await createInbox(rt, access, { username: `banc${i}`, domain: rt.config.commonDomain, shared: true, display_name: `Banc ${i}` }));
 
+const redisCpu = async () => {
+  const info = await rt.redis.info('cpu');
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
+};
+const cpuBefore = await redisCpu();
 const seeded = performance.now();
 let next = 0;
 await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -111,6 +116,8 @@ await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
   }
 }));
 const seedSeconds = (performance.now() - seeded) / 1000;
+// Redis's CPU time per stored message (INFO cpu: CPU, not wall time, so a loaded machine inflates it little).
+const cpuPerMessage = ((await redisCpu()) - cpuBefore) / MESSAGES * 1e6;
 // Redis's own time per script call while seeding: nearly all of them are the store script.
 const scriptStats = /cmdstat_evalsha:calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/.exec(await rt.redis.info('commandstats'));
 
@@ -165,7 +172,7 @@ const percentile = (values, p) => {
 };
 const all = Object.values(timings).flat();
 console.log(`${MESSAGES} messages in ${threads} threads stored and indexed in ${seedSeconds.toFixed(1)} s (${Math.round(MESSAGES / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
-  `Redis time per store script call ${scriptStats?.[2]} µs (${scriptStats?.[1]} calls); ${indexedWords} indexed words; ${QUERIES} queries, ${(found / QUERIES).toFixed(1)} threads per answer (limit 20).\n`);
+  `Redis CPU ${cpuPerMessage.toFixed(0)} µs a message, ${scriptStats?.[2]} µs a store script call (${scriptStats?.[1]} calls); ${indexedWords} indexed words; ${QUERIES} queries, ${(found / QUERIES).toFixed(1)} threads per answer (limit 20).\n`);
 console.log('| search_threads query | p50 ms | p99 ms |');
 console.log('|---|---:|---:|');
 for (const [kind, values] of Object.entries(timings)) console.log(`| ${kind} | ${percentile(values, 50)} | ${percentile(values, 99)} |`);

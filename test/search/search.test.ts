@@ -8,6 +8,7 @@ import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
+import { startInbound } from '../helpers/inbound.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
@@ -48,6 +49,14 @@ t.test('a received message is found by its subject, its sender\'s name and addre
   t.same(item!.message_ids, [quote.message_id]);
   t.match(item!.snippet, /toiture du hangar/);
   t.match(item!.thread, { id: quote.thread_id, subject: 'Devis charpente', inbox_id: s.inboxId });
+});
+
+t.test('mail received over SMTP is found, HTML-only mail by its text version', async (t) => {
+  const inbound = await startInbound(svc);
+  await inbound.send({ from: { name: 'Gaëlle Roux', address: recipient('gaelle') }, to: s.address, subject: 'Plan du grenier', html: '<p>Voici le <b>plan</b> annoté du grenier.</p>' });
+  const [item] = (await search({ query: 'gaelle annote' })).items;
+  t.match(item, { thread: { subject: 'Plan du grenier' } });
+  t.match(item!.snippet, /annoté du grenier/);
 });
 
 t.test('the last word is a prefix; the others are whole words', async (t) => {
