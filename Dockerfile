@@ -22,6 +22,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY lua ./lua
+COPY web ./web
 # Writable data directory (MAILBOX_DATA_DIR=var: outbox, master key) for the user the service runs as;
 # a named volume mounted there (docker-compose.yml) starts with this owner.
 RUN mkdir -p var && chown node:node var

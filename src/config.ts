@@ -85,6 +85,23 @@ export interface Config {
   blobStore: BlobStoreChoice;
   /** ATTACHMENT_MAX_BYTES: the decoded size of every file of one outgoing message together. */
   attachmentMaxBytes: number;
+  /** The workspace's instances and waits (decisions.md 12; src/workspace/, actors/workspace.ts). */
+  workspace: WorkspaceSettings;
+}
+
+export interface WorkspaceSettings {
+  /** An instance expires this long after the view's last call (30 min). */
+  ttlMs: number;
+  /** How long workspace_events holds a view's call when nothing is new (18 s). */
+  waitMs: number;
+  /** Open instances per space (429 beyond) and in the whole service (WORKSPACE_MAX_INSTANCES, 503 beyond). */
+  perSpace: number;
+  maxInstances: number;
+  /** Simultaneous waits per instance and in the whole service. */
+  waitsPerInstance: number;
+  maxWaits: number;
+  /** The name of the service-wide counters (WORKSPACE_INDEX, `ws`): processes sharing a name share the limits. */
+  index: string;
 }
 
 export interface MessageLimits {
@@ -288,6 +305,20 @@ function webhookIndex(raw: string | undefined): string {
   return name;
 }
 
+function workspaceSettings(env: Env): WorkspaceSettings {
+  const index = env.WORKSPACE_INDEX || 'ws';
+  if (!/^[a-z0-9-]{1,32}$/.test(index)) throw new Error('WORKSPACE_INDEX must be 1 to 32 of a-z, 0-9 and -');
+  return {
+    ttlMs: 30 * 60_000,
+    waitMs: int(env, 'WORKSPACE_WAIT_MS', 18_000),
+    perSpace: 10,
+    maxInstances: int(env, 'WORKSPACE_MAX_INSTANCES', 10_000),
+    waitsPerInstance: 2,
+    maxWaits: 64,
+    index,
+  };
+}
+
 function webhookDelivery(env: Env) {
   const timeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 10_000);
   const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 60_000);
@@ -442,5 +473,6 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.MAILBOX_DATA_DIR || 'var',
     blobStore: parseBlobStore(env.BLOB_STORE),
     attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 10 * 1024 * 1024),
+    workspace: workspaceSettings(env),
   };
 }

@@ -781,6 +781,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/open_workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * open_workspace
+         * @description Ouvre l'espace de travail de l'humain (vue en français : journal du jour, brouillons à valider, fils, campagnes, boîtes, domaines, blocages, espace) sur la page demandée (jour par défaut) et rend son instance_id. L'assistant l'affiche comme application MCP (ui://workspace) puis la pilote avec navigate_workspace et cet instance_id. Au plus 10 espaces de travail ouverts par espace ; une instance expire 30 minutes après le dernier appel de la vue.
+         */
+        post: operations["open_workspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/navigate_workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * navigate_workspace
+         * @description Pilote l'espace de travail déjà ouvert (instance_id tiré de son contexte : n'en inventez jamais, ne réutilisez pas celui d'une autre conversation) sans créer de nouvelle carte ; n'envoie rien. page : jour, valider, fils, campagnes, performances, audiences, contacts, boites, domaines, blocages, espace ; arguments : query, email, campaign_id, audience_id, thread_id, message_id pour ouvrir un détail. La réponse accuse réception (status pending) sans confirmer l'affichage ni contenir la page ; la même page que la dernière demandée répond unchanged. workspace_expired : rouvrez avec open_workspace.
+         */
+        post: operations["navigate_workspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * workspace_events
+         * @description Réservé à la vue de l'espace de travail. Attend jusqu'à 18 secondes une navigation de cette instance (after_sequence : dernière commande reçue, 0 au départ) et rend la dernière avec les données de sa page, lues avec les droits de l'accès ; les commandes intermédiaires sont superseded. ack_sequence : dernière commande traitée (jamais au-delà de la séquence disponible). local_navigation : barrière après un geste local, sans relire la page. close : libère l'instance. Deux attentes par instance, 64 pour le service (workspace_busy). Aucun envoi.
+         */
+        post: operations["workspace_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1207,8 +1267,8 @@ export interface operations {
                             common_domain: string;
                         };
                         key: {
-                            /** @description identifiant key_... */
-                            id: string;
+                            /** @description human : l'humain de l'espace connecté par code (pages du service) */
+                            id: string | "human";
                             name: string;
                             kind: "key" | "connection";
                             permissions: ("send" | "read" | "approve" | "manage_inboxes")[];
@@ -6151,6 +6211,432 @@ export interface operations {
                 };
             };
             /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    open_workspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne */
+                    page?: "jour" | "valider" | "fils" | "campagnes" | "performances" | "audiences" | "contacts" | "boites" | "domaines" | "blocages" | "espace";
+                    arguments?: {
+                        /** @description rechercher un contact */
+                        query?: string;
+                        /** @description fiche de ce contact */
+                        email?: string;
+                        campaign_id?: string;
+                        audience_id?: string;
+                        thread_id?: string;
+                        message_id?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                        instance_id: string;
+                        /** @description séquence de départ : 0 */
+                        sequence: number;
+                        route: {
+                            /** @description page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne */
+                            page: "jour" | "valider" | "fils" | "campagnes" | "performances" | "audiences" | "contacts" | "boites" | "domaines" | "blocages" | "espace";
+                            arguments: {
+                                /** @description rechercher un contact */
+                                query?: string;
+                                /** @description fiche de ce contact */
+                                email?: string;
+                                campaign_id?: string;
+                                audience_id?: string;
+                                thread_id?: string;
+                                message_id?: string;
+                            };
+                        };
+                        /** @description date ISO 8601 (UTC) */
+                        expires_at: string;
+                        /** @description la ressource MCP App qui affiche la vue */
+                        resource_uri: string;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited, workspace_capacity */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    navigate_workspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne */
+                    page: "jour" | "valider" | "fils" | "campagnes" | "performances" | "audiences" | "contacts" | "boites" | "domaines" | "blocages" | "espace";
+                    arguments?: {
+                        /** @description rechercher un contact */
+                        query?: string;
+                        /** @description fiche de ce contact */
+                        email?: string;
+                        campaign_id?: string;
+                        audience_id?: string;
+                        thread_id?: string;
+                        message_id?: string;
+                    };
+                    /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                    instance_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _navigation?: {
+                            /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                            instance_id: string;
+                            /** @description séquence de cette commande */
+                            sequence: number;
+                            route: {
+                                /** @description page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne */
+                                page: "jour" | "valider" | "fils" | "campagnes" | "performances" | "audiences" | "contacts" | "boites" | "domaines" | "blocages" | "espace";
+                                arguments: {
+                                    /** @description rechercher un contact */
+                                    query?: string;
+                                    /** @description fiche de ce contact */
+                                    email?: string;
+                                    campaign_id?: string;
+                                    audience_id?: string;
+                                    thread_id?: string;
+                                    message_id?: string;
+                                };
+                            };
+                        };
+                        /** @description toujours false ici : une instance fermée répond workspace_expired */
+                        closed: boolean;
+                        /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                        instance_id: string;
+                        /** @description séquence de l'instance ; la vue ignore les commandes plus anciennes */
+                        sequence: number;
+                        /**
+                         * @description navigation demandée, pas encore confirmée affichée
+                         * @constant
+                         */
+                        status?: "pending";
+                        /** @description true : cette page était déjà la dernière demandée, rien de nouveau */
+                        unchanged: boolean;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : workspace_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : access_changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited, workspace_capacity */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspace_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                    instance_id: string;
+                    /** @description dernière commande reçue par la vue ; 0 avant la première */
+                    after_sequence: number;
+                    /** @description dernière commande traitée par la vue */
+                    ack_sequence?: number;
+                    /** @description libère l'instance à la fermeture de la vue, sans attendre */
+                    close?: boolean;
+                    /** @description barrière de séquence après une navigation locale */
+                    local_navigation?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _navigation?: {
+                            /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                            instance_id: string;
+                            /** @description séquence de cette commande */
+                            sequence: number;
+                            route: {
+                                /** @description page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne */
+                                page: "jour" | "valider" | "fils" | "campagnes" | "performances" | "audiences" | "contacts" | "boites" | "domaines" | "blocages" | "espace";
+                                arguments: {
+                                    /** @description rechercher un contact */
+                                    query?: string;
+                                    /** @description fiche de ce contact */
+                                    email?: string;
+                                    campaign_id?: string;
+                                    audience_id?: string;
+                                    thread_id?: string;
+                                    message_id?: string;
+                                };
+                            };
+                            /** @description par outil lu : sa réponse, ou {error: {code, message}} */
+                            result: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        closed: boolean;
+                        /** @description identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte */
+                        instance_id: string;
+                        /** @description séquence de l'instance à cet instant */
+                        sequence: number;
+                        status?: "pending" | "superseded";
+                        /** @description true : pas de nouvelle page à appliquer */
+                        unchanged: boolean;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : workspace_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : access_changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited, workspace_busy */
             429: {
                 headers: {
                     [name: string]: unknown;

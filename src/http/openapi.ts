@@ -49,6 +49,7 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
   { name: 'billing', description: 'Offre et abonnement', tools: ['billing_status', 'subscribe'] },
   { name: 'suppressions', description: 'Adresses et domaines bloqués', tools: ['list_suppressions', 'add_suppression', 'remove_suppression'] },
   { name: 'filters', description: "Filtres d'envoi et de réception", tools: ['add_filter', 'list_filters', 'remove_filter'] },
+  { name: 'workspace', description: "L'espace de travail de l'humain", tools: ['open_workspace', 'navigate_workspace', 'workspace_events'] },
 ];
 
 const tagOf = (tool: Tool): string => {

@@ -15,8 +15,9 @@ const MAX_FORM_BYTES = 8192;
 const headersOf = (formAction: string): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  // Tokens and codes travel in these URLs: no other site learns them from a Referer.
-  'referrer-policy': 'no-referrer',
+  // Tokens and codes travel in these URLs: no other site learns them from a Referer. Not no-referrer:
+  // under it a browser sends `Origin: null` with the page's own form posts, which fromOurOrigin refuses.
+  'referrer-policy': 'same-origin',
   'x-robots-tag': 'noindex',
   'x-frame-options': 'DENY',
   'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`,

@@ -3,7 +3,8 @@
  * `/mcp`, `/healthz`, `/v1/openapi.json`, Stripe's webhook `POST /billing/stripe`, the unsubscribe
  * pages `/u/<token>` (src/http/unsubscribe.ts), attachment downloads `/a/<token>` (src/http/downloads.ts),
  * the human's sign-in `/signin` (src/http/signin.ts), OAuth 2.1 for MCP clients (`/.well-known/...`,
- * `/oauth/...`: src/http/oauth/), `GET /metrics` (src/metrics.ts) and the realtime socket
+ * `/oauth/...`: src/http/oauth/), the standalone workspace `GET /workspace` (src/http/workspace.ts),
+ * `GET /metrics` (src/metrics.ts) and the realtime socket
  * `GET /v1/events/ws` (src/http/realtime.ts).
  * Stateless: every request authenticates against Redis, so any front end answers any request. Every
  * answer carries X-Request-Id, and, once the key is known, its RateLimit state.
@@ -36,6 +37,7 @@ import {
 import { openApiDocument } from './openapi.js';
 import { createRealtime, REALTIME_PATH } from './realtime.js';
 import { registerUnsubscribe } from './unsubscribe.js';
+import { viewSessionAccess, workspacePage } from './workspace.js';
 import { signInRoutes } from './signin.js';
 import { resourceOf } from './oauth/grants.js';
 import { oauthRoutes, resourceMetadataUrl } from './oauth/routes.js';
@@ -114,7 +116,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
   app.post('/v1/:tool', (res, req) => {
     const tool = req.getParameter(0) ?? '';
     const work = async (request: IncomingRequest, body: Buffer) => {
-      const access = await authenticated(request);
+      const human = bearerOf(request.headers) ? null : await viewSessionAccess(rt, request);
+      const access = human ?? (await authenticated(request));
       const input = withIdempotencyHeader(parseJson(body), request.headers['idempotency-key'], toolByName.get(tool));
       const { output } = await callTool(rt, access, tool, input);
       return jsonReply(200, output);
@@ -174,6 +177,8 @@ export function startHttp(rt: Runtime, options: { port: number; host: string }):
 
   registerUnsubscribe(app, rt);
   registerDownloads(app, rt);
+
+  app.get('/workspace', (res, req) => handle('/workspace', res, req, async () => workspacePage()));
   signInRoutes(app, rt);
   oauthRoutes(app, rt);
 

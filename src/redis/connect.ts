@@ -76,3 +76,15 @@ function coalesceWrites(redis: Redis): Redis {
 
 /** Whether Redis answers a PING (the health check); false on any failure. */
 export const redisAnswers = (redis: RedisClient): Promise<boolean> => redis.ping().then(() => true, () => false);
+
+/**
+ * A new connection to the same Redis for one blocking read of at most `blockMs` (the workspace's
+ * waits): a block would hold the shared connection's every other command. Its command timeout
+ * outlasts the block; like a request's, it fails during an outage instead of waiting for Redis to
+ * come back. The caller closes it.
+ */
+export function blockingConnection(redis: RedisClient, blockMs: number): RedisClient {
+  const options = { ...REQUEST_BOUNDS, commandTimeout: blockMs + REQUEST_BOUNDS.commandTimeout };
+  if (redis instanceof Cluster) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...options } });
+  return redis.duplicate(options);
+}

@@ -143,6 +143,17 @@ function keysOf(spaceId: string) {
     /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
     rateBucket: (tokenHash: string) => `${tag}:rate:${tokenHash}`,
     /**
+     * hash: a workspace instance (actors/workspace.ts): key_id and access (the fingerprint of its rights
+     * when it opened), sequence, route (JSON), route_sequence, acked, expires_at (ms). Gone once closed.
+     */
+    workspace: (instanceId: string) => `${tag}:wsi:${instanceId}`,
+    /** sorted set: wait token -> end of the wait (ms), the view's calls held on this instance. */
+    workspaceWaits: (instanceId: string) => `${tag}:wsi:${instanceId}:waits`,
+    /** stream: one entry per navigation; waits block on it (XREAD) on their own connection, on any front end. */
+    workspaceWake: (instanceId: string) => `${tag}:wsi:${instanceId}:wake`,
+    /** sorted set: open instance id -> expiry (ms), for the per-space limit. */
+    workspaces: `${tag}:wsis`,
+    /**
      * The search index (actors/search.ts, docs/architecture.md "Search"), written by the scripts that store
      * messages. string: one 40-character record per indexed message, `<message id body><thread id body>`;
      * a message's document number is its record's rank.
@@ -216,6 +227,10 @@ export const globalKeys = {
   webhookSpaces: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:spaces`,
   /** string, expiring: held by the one worker sweeping this period. */
   webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
+  /** sorted set: `<space id> <instance id>` -> expiry (ms), every open workspace instance (WORKSPACE_INDEX). */
+  workspaceInstances: (index: string) => `${KEY_PREFIX}:{${index}}:instances`,
+  /** sorted set: wait token -> end of the wait (ms), every workspace_events call held, on any front end. */
+  workspaceWaits: (index: string) => `${KEY_PREFIX}:{${index}}:waits`,
 };
 
 const EVENTS_KEY = new RegExp(`^${KEY_PREFIX}:\\{(spc_[0-9a-z]+)\\}:events$`);

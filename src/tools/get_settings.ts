@@ -25,7 +25,7 @@ export default defineTool({
       common_domain: Type.String(),
     }),
     key: Output({
-      id: Id('key'),
+      id: Type.Union([Id('key'), Type.Literal('human')], { description: "human : l'humain de l'espace connecté par code (pages du service)" }),
       name: Type.String(),
       kind: Type.Union([Type.Literal('key'), Type.Literal('connection')]),
       permissions: Type.Array(PermissionSchema),

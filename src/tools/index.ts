@@ -38,6 +38,9 @@ import remove_suppression from './remove_suppression.js';
 import add_filter from './add_filter.js';
 import list_filters from './list_filters.js';
 import remove_filter from './remove_filter.js';
+import open_workspace from './open_workspace.js';
+import navigate_workspace from './navigate_workspace.js';
+import workspace_events from './workspace_events.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
@@ -50,6 +53,7 @@ export const TOOLS: readonly Tool[] = [
   list_suppressions, add_suppression, remove_suppression,
   add_filter, list_filters, remove_filter,
   list_threads, get_thread, classify_thread, search_threads,
+  open_workspace, navigate_workspace, workspace_events,
 ] as unknown as Tool[];
 
 export const toolByName = new Map(TOOLS.map((tool) => [tool.name, tool]));

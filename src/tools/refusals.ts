@@ -78,6 +78,11 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   add_filter: ['not_found', 'filter_limit'],
   list_filters: ['not_found'],
   remove_filter: ['not_found'],
+
+  open_workspace: ['workspace_capacity'],
+  // workspace_capacity: listed by the spec; here an instance counts from open_workspace, so only that tool raises it.
+  navigate_workspace: ['workspace_expired', 'access_changed', 'workspace_capacity'],
+  workspace_events: ['workspace_expired', 'access_changed', 'workspace_busy'],
 };
 
 /** Every code a call of `tool` can answer: common, then `space_unverified` when it needs a verified space, then its own. */

@@ -34,6 +34,11 @@ export interface Tool<I extends TObject = TObject, O extends TObject = TObject> 
   permission: readonly Permission[] | 'any';
   verifiedRequired: boolean;
   effect: Effect;
+  /**
+   * MCP Apps (src/mcp/server.ts): `resourceUri`, the view the host shows with this tool's result;
+   * `visibility` ["app"], a tool only the view calls (the model does not see it).
+   */
+  ui?: { resourceUri?: string; visibility?: ('model' | 'app')[] };
   handler(ctx: ToolContext, input: Static<I>): Promise<Static<O>>;
   text(output: Static<O>, input: Static<I>): string;
 }

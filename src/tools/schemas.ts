@@ -1,6 +1,7 @@
 /** Schema pieces shared by several tools. Input objects refuse unknown parameters; outputs are exact. */
 import { Type } from '@sinclair/typebox';
 import { Exact, Id, Nullable } from '../records.js';
+import { PAGES } from '../workspace/pages.js';
 
 /** The record schemas (src/records.ts), for the tools that answer them. */
 export {
@@ -39,3 +40,33 @@ export const AttachmentsInput = Type.Array(
   ]),
   { maxItems: 10, description: 'au plus 10 fichiers, 10 Mo décodés au total par défaut ; exécutables et scripts refusés' },
 );
+
+/** A workspace route (src/workspace/pages.ts): a page and its read arguments. */
+export const WorkspacePage = Type.Union(
+  PAGES.map((p) => Type.Literal(p)),
+  { description: "page de l'espace de travail ; performances avec campaign_id : les résultats de cette campagne" },
+);
+
+export const WorkspaceArguments = Exact({
+  query: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'rechercher un contact' })),
+  email: Type.Optional(Type.String({ minLength: 3, maxLength: 254, description: 'fiche de ce contact' })),
+  campaign_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  audience_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  thread_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+export const WorkspaceRoute = Exact({ page: WorkspacePage, arguments: WorkspaceArguments });
+
+export const InstanceId = Type.String({ minLength: 1, maxLength: 64, description: "identifiant de l'espace de travail ouvert (wsi_...), tiré de son contexte" });
+
+const navigationFields = { instance_id: InstanceId, sequence: Type.Integer({ description: 'séquence de cette commande' }), route: WorkspaceRoute };
+
+/** navigate_workspace's receipt: the command, never the page's data. */
+export const NavigationReceipt = Exact(navigationFields);
+
+/** workspace_events' delivery: the latest command with its page read for the view. */
+export const NavigationDelivery = Exact({
+  ...navigationFields,
+  result: Type.Record(Type.String(), Type.Unknown(), { description: 'par outil lu : sa réponse, ou {error: {code, message}}' }),
+});

@@ -94,7 +94,7 @@ t.test('GET asks, POST (one-click) unsubscribes once: entry, journal, event', as
   const page = await get(url);
   t.equal(page.status, 200);
   t.match(page.headers.get('content-type'), /^text\/html; charset=utf-8/);
-  t.equal(page.headers.get('referrer-policy'), 'no-referrer');
+  t.equal(page.headers.get('referrer-policy'), 'same-origin');
   const html = await page.text();
   t.match(html, '<html lang="fr">');
   t.match(html, 'Ne plus recevoir de messages de cet expéditeur');

@@ -150,6 +150,14 @@ export const EXAMPLES: Record<string, Example> = {
     const { filter } = await succeed(svc, apiKey, 'add_filter', { direction: 'receive', action: 'block', value: `${unique('retire')}.test` });
     return { filter_id: (filter as { id: string }).id };
   },
+  open_workspace: async () => ({ page: 'valider' }),
+  navigate_workspace: async ({ svc, apiKey }) => ({ instance_id: (await succeed(svc, apiKey, 'open_workspace', {})).instance_id, page: 'fils' }),
+  // The barrier answers at once: the example does not wait the 18 seconds of a quiet instance.
+  workspace_events: async ({ svc, apiKey }) => ({
+    instance_id: (await succeed(svc, apiKey, 'open_workspace', {})).instance_id,
+    after_sequence: 0,
+    local_navigation: true,
+  }),
   // The self-send's subject (selfSendArgs): a match, so the answer has an item to check against the schema.
   search_threads: async (ctx) => {
     await selfSend(ctx);

@@ -49,14 +49,24 @@ export interface ServiceOptions {
   redis?: RedisTarget;
 }
 
+/** `call` of a service at `url`: POST /v1/<tool> with the key as bearer. */
+export const toolCaller = (url: string): TestService['call'] => async (key, tool, body = {}) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+};
+
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const target = options.redis ?? (await testRedisTarget());
   const dns = await startDns();
   // Its own webhook wake index: files share the cluster, and a webhook worker would deliver any space of its index.
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
+  // Its own workspace counters too (the 64 waits of the service): a file's test sees only its own.
+  const workspaceIndex = `ws-${randomBytes(4).toString('hex')}`;
   // HTTP_ENGINE from the environment: `npm run test:node-engine` runs the HTTP files on node:http.
   const config: Config = loadConfig({
-    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '',
+    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, WORKSPACE_INDEX: workspaceIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '',
     ...(await blobStoreEnv()), ...options.env,
   });
   const clock = options.clock ?? systemClock;
@@ -71,12 +81,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     rt,
     clock,
     dns,
-    async call(key, tool, body = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (key) headers.authorization = `Bearer ${key}`;
-      const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json(), headers: response.headers };
-    },
+    call: toolCaller(url),
     async space(spaceOptions = {}) {
       const created = await createSpace(rt, { human: 'humain@exemple.fr', verified: true, plan: 'starter', ...spaceOptions });
       return { spaceId: created.space_id, apiKey: created.api_key, keyId: created.key_id };
