@@ -741,6 +741,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/create_audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * create_audience
+         * @description Crée une audience : une liste nommée de contacts de l'espace, que des campagnes visent (create_campaign). Ajoutez-lui des contacts avec add_contacts.
+         */
+        post: operations["create_audience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/add_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * add_contacts
+         * @description Ajoute des contacts à une audience, au plus 1000 par appel : une adresse, un nom et des champs libres ({{champ}} dans une campagne). Les adresses invalides, déjà présentes, bloquées par l'espace ou mortes sont écartées et comptées par motif, avec jusqu'à 20 exemples. Un contact déjà connu de l'espace reprend le nom et les champs donnés ici. Une campagne en cours écrit aussi aux contacts ajoutés après son lancement.
+         */
+        post: operations["add_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/remove_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * remove_contacts
+         * @description Retire des adresses d'une audience (au plus 1000 par appel). Le contact reste connu de l'espace ; une campagne en cours ne lui écrit plus si elle ne lui a pas encore écrit. Les adresses absentes de l'audience sont ignorées.
+         */
+        post: operations["remove_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_audiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_audiences
+         * @description Liste les audiences de l'espace, de la plus ancienne à la plus récente, avec leur nombre de contacts.
+         */
+        post: operations["list_audiences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_contacts
+         * @description Liste les contacts d'une audience (dans leur ordre d'ajout) ou, sans audience_id, de tout l'espace (par adresse). query garde ceux dont l'adresse ou le nom contient ce texte. La fiche complète d'un contact : get_contact.
+         */
+        post: operations["list_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/delete_audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delete_audience
+         * @description Supprime une audience (confirm: true). Ses contacts restent connus de l'espace, avec leurs fils. Refusé (audience_in_use) tant qu'une campagne en cours ou en pause l'utilise.
+         */
+        post: operations["delete_audience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -748,7 +868,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "filter_limit" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "inbox_not_suspended";
+                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "filter_limit" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "audience_in_use" | "campaign_not_startable" | "campaign_not_running" | "inbox_not_suspended";
                 /** @description phrase en français, qui finit par ce qu’il faut faire */
                 message: string;
                 hint: Record<string, never> | null;
@@ -5692,6 +5812,681 @@ export interface operations {
             };
             /** @description Refus : not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_audience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description nom de l'audience, une ligne */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        audience: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    add_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    contacts: {
+                        email: string;
+                        name?: string;
+                        /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added: number;
+                        skipped: {
+                            /** @description adresse invalide */
+                            invalid: number;
+                            /** @description déjà dans l'audience (ou deux fois dans l'appel) */
+                            duplicate: number;
+                            /** @description bloquée par l'espace (désabonnement, plainte, blocage) */
+                            suppressed: number;
+                            /** @description adresse morte pour toute la plateforme (rebond définitif) */
+                            dead_address: number;
+                        };
+                        examples: {
+                            email: string;
+                            reason: "invalid" | "duplicate" | "suppressed" | "dead_address";
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remove_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: number;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audiences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id?: string;
+                    /** @description partie d'adresse ou de nom */
+                    query?: string;
+                    /** @description next_cursor de l'appel précédent */
+                    cursor?: string;
+                    /** @description 1 à 200, 50 par défaut */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            email: string;
+                            name: string | null;
+                            /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                            fields: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_audience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    /**
+                     * @description doit valoir true : action irréversible
+                     * @constant
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : audience_in_use */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,6 +36,12 @@ import remove_suppression from './remove_suppression.js';
 import add_filter from './add_filter.js';
 import list_filters from './list_filters.js';
 import remove_filter from './remove_filter.js';
+import create_audience from './create_audience.js';
+import add_contacts from './add_contacts.js';
+import remove_contacts from './remove_contacts.js';
+import list_audiences from './list_audiences.js';
+import list_contacts from './list_contacts.js';
+import delete_audience from './delete_audience.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
@@ -48,6 +54,7 @@ export const TOOLS: readonly Tool[] = [
   list_suppressions, add_suppression, remove_suppression,
   add_filter, list_filters, remove_filter,
   list_threads, get_thread, classify_thread,
+  create_audience, add_contacts, remove_contacts, list_audiences, list_contacts, delete_audience,
 ] as unknown as Tool[];
 
 export const toolByName = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -76,6 +76,13 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   add_filter: ['not_found', 'filter_limit'],
   list_filters: ['not_found'],
   remove_filter: ['not_found'],
+
+  create_audience: ['secret_in_message'],
+  add_contacts: ['not_found', 'secret_in_message'],
+  remove_contacts: ['not_found'],
+  list_audiences: [],
+  list_contacts: ['not_found'],
+  delete_audience: ['not_found', 'audience_in_use'],
 };
 
 /** Every code a call of `tool` can answer: common, then `space_unverified` when it needs a verified space, then its own. */

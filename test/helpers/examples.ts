@@ -138,6 +138,23 @@ export const EXAMPLES: Record<string, Example> = {
     const { filter } = await succeed(svc, apiKey, 'add_filter', { direction: 'receive', action: 'block', value: `${unique('retire')}.test` });
     return { filter_id: (filter as { id: string }).id };
   },
+  create_audience: async () => ({ name: unique('audience') }),
+  add_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), contacts: [{ email: `${unique('contact')}@exemple.test`, name: 'Léa Martin', fields: { ville: 'Lyon' } }] }),
+  remove_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), emails: ['absent@exemple.test'] }),
+  list_audiences: async () => ({}),
+  list_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), limit: 10 }),
+  delete_audience: async ({ svc, apiKey }) => ({ audience_id: ((await succeed(svc, apiKey, 'create_audience', { name: unique('jetable') })).audience as { id: string }).id, confirm: true }),
 };
+
+/** An audience of the space with a contact, made once. */
+async function someAudience({ svc, apiKey }: ExampleContext): Promise<string> {
+  const { items } = await succeed(svc, apiKey, 'list_audiences', {});
+  const found = (items as { id: string; name: string }[]).find((a) => a.name === 'exemples');
+  if (found) return found.id;
+  const { audience } = await succeed(svc, apiKey, 'create_audience', { name: 'exemples' });
+  const id = (audience as { id: string }).id;
+  await succeed(svc, apiKey, 'add_contacts', { audience_id: id, contacts: [{ email: 'lea@exemple.test', name: 'Léa' }] });
+  return id;
+}
 
 let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;
