@@ -145,26 +145,41 @@ export interface ContactPage {
 const matchesQuery = (query: string | null) => (c: ContactView) =>
   !query || c.email.includes(query) || (c.name !== null && c.name.toLowerCase().includes(query));
 
-/** Members scanned per round when a query filters an audience's page. */
+/** Members read per round when an audience's contacts are gone through. */
 const SCAN_BATCH = 500;
+
+/**
+ * Calls `visit` with each contact of the audience (address, stored JSON, rank) in rank order, from
+ * after rank `after` (null: the first), until it answers false.
+ */
+export async function eachContact(
+  rt: Runtime,
+  spaceId: string,
+  audienceId: string,
+  after: string | null,
+  visit: (email: string, raw: string | null, rank: string) => boolean | void,
+): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  let from = after ? `(${after}` : '-inf';
+  for (;;) {
+    const members = await rt.redis.zrangebyscore(keys.audienceMembers(audienceId), from, '+inf', 'WITHSCORES', 'LIMIT', 0, SCAN_BATCH);
+    if (!members.length) return;
+    const emails = members.filter((_, i) => i % 2 === 0);
+    const raws = await rt.redis.hmget(keys.contacts, ...emails);
+    for (let i = 0; i < emails.length; i++) if (visit(emails[i]!, raws[i] ?? null, members[2 * i + 1]!) === false) return;
+    from = `(${members[members.length - 1]}`;
+  }
+}
 
 /** An audience's contacts in rank order, filtered by a part of address or name. */
 async function audienceContacts(rt: Runtime, spaceId: string, audienceId: string, query: string | null, after: string | null, limit: number): Promise<ContactPage> {
-  const keys = spaceKeys(spaceId);
   const found: { contact: ContactView; rank: string }[] = [];
-  let from = after ? `(${after}` : '-inf';
   // One more than the page: whether another page exists.
-  while (found.length <= limit) {
-    const members = await rt.redis.zrangebyscore(keys.audienceMembers(audienceId), from, '+inf', 'WITHSCORES', 'LIMIT', 0, SCAN_BATCH);
-    if (!members.length) break;
-    const emails = members.filter((_, i) => i % 2 === 0);
-    const raws = await rt.redis.hmget(keys.contacts, ...emails);
-    emails.forEach((email, i) => {
-      const contact = contactView(email, raws[i]);
-      if (matchesQuery(query)(contact)) found.push({ contact, rank: members[2 * i + 1]! });
-    });
-    from = `(${members[members.length - 1]}`;
-  }
+  await eachContact(rt, spaceId, audienceId, after, (email, raw, rank) => {
+    const contact = contactView(email, raw);
+    if (matchesQuery(query)(contact)) found.push({ contact, rank });
+    return found.length <= limit;
+  });
   const page = found.slice(0, limit);
   return { items: page.map((f) => f.contact), next: found.length > limit ? page[page.length - 1]!.rank : null };
 }

@@ -23,7 +23,7 @@ import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { threadView } from './thread.js';
 import type { AddressClaim } from './claims.js';
-import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -68,6 +68,8 @@ export interface OutboundSpec {
   /** Hash of every parameter but the idempotency key (decisions.md 4: "same content"). */
   content_hash: string;
   dry_run: boolean;
+  /** The campaign writing it (actors/campaign-feed.ts), else null. */
+  campaign_id: string | null;
 }
 
 export interface OutboundResult {
@@ -138,8 +140,8 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const nowIso = iso(now);
   const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
   const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
-  const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
-  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
+  const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', campaign_id: spec.campaign_id ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
+  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to, ...campaignRef({ campaign_id: spec.campaign_id ?? '' }) };
   const kind = draft ? 'draft.created' : 'message.queued';
   const line = prepareLine(rt, kind, actorOf(access), refs, { to: spec.to, subject: spec.subject, test: spec.test, reply: mode === 'reply' });
   const event = messageEvent(rt, space.id, draft ? 'mail.draft.created' : 'mail.message.queued', message);
@@ -209,6 +211,7 @@ function outboundMessage(access: Access, spec: OutboundSpec, at: { messageId: st
     message_id_header: `<${at.messageId}@${inbox.domain}>`,
     in_reply_to: at.references[at.references.length - 1] ?? '',
     references: JSON.stringify(at.references),
+    campaign_id: spec.campaign_id ?? '',
   });
 }
 
@@ -218,7 +221,7 @@ const flag = (value: boolean): string => (value ? '1' : '0');
 const SCRIPT_MESSAGE_FIELDS = [
   'id', 'thread_id', 'inbox_id', 'direction', 'from', 'from_name', 'to', 'to_name', 'reply_to', 'subject', 'text', 'html',
   'metadata', 'auto_reply', 'status_code', 'created_at', 'sent_at', 'received_at', 'send_after', 'test', 'key_id',
-  'message_id_header', 'in_reply_to', 'references', 'attempts',
+  'message_id_header', 'in_reply_to', 'references', 'attempts', 'campaign_id',
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**
@@ -277,7 +280,10 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
     rt,
     spaceId,
     type,
-    { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
+    {
+      person: { email: m.to, name: m.to_name || null },
+      refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id, ...campaignRef(m) },
+    },
     {
       message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id, from: m.from, to: m.to, subject: m.subject,
       text: m.text.slice(0, EVENT_TEXT_MAX), test: m.test === '1', metadata: m.metadata ? (JSON.parse(m.metadata) as unknown) : null,

@@ -147,6 +147,17 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
 /** A last-use mark younger than this is not rewritten: one write a minute per key, not one per call. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
+/**
+ * The access of a key that is not presenting itself: the one that started a campaign, for the feeder
+ * that writes under its rights and caps. Null when the key was revoked since.
+ */
+export async function accessOfKey(rt: Runtime, spaceId: string, keyId: string): Promise<Access | null> {
+  const keys = spaceKeys(spaceId);
+  const [space, key] = await Promise.all([rt.redis.hgetall(keys.space), rt.redis.hget(keys.keys, keyId)]);
+  if (!space.id || !key) return null;
+  return { key: JSON.parse(key) as StoredKey, space: readSpace(space), lastUsedAt: null, rate: { remaining: 0, fullInSeconds: 0 } };
+}
+
 export async function authenticate(rt: Runtime, secret: string | null): Promise<Access> {
   const spaceId = secret ? spaceOfSecret(secret) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');

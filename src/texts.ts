@@ -50,6 +50,9 @@ export function maskEmail(email: string | null): string | null {
 
 export const quote = (text: string): string => `« ${text} »`;
 
+/** "Re: <subject>", once: a subject that already answers is kept as it is (reply_to_thread, campaign follow-ups). */
+export const replySubject = (subject: string): string => (/^re\s*:/i.test(subject) ? subject : `Re: ${subject}`);
+
 /** "bloque la réception de « x » (tout l'espace)": a filter (or its journal line's data) in words. */
 export const filterPhrase = (f: { action?: unknown; direction?: unknown; value?: unknown; inbox_id?: unknown }): string =>
   `${f.action === 'allow' ? 'autorise' : 'bloque'} ${f.direction === 'send' ? "l'envoi vers" : 'la réception de'} ${quote(String(f.value))}` +

@@ -841,6 +841,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/get_contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * get_contact
+         * @description La fiche d'un contact de l'espace, par son adresse : nom, champs, audiences, fils avec leur dernière activité, campagnes et où il en est dans chacune, blocage de l'espace et adresse morte.
+         */
+        post: operations["get_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/delete_audience": {
         parameters: {
             query?: never;
@@ -855,6 +875,106 @@ export interface paths {
          * @description Supprime une audience (confirm: true). Ses contacts restent connus de l'espace, avec leurs fils. Refusé (audience_in_use) tant qu'une campagne en cours ou en pause l'utilise.
          */
         post: operations["delete_audience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/create_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * create_campaign
+         * @description Prépare une campagne (brouillon) : un premier message à chaque contact d'une audience depuis une ou plusieurs boîtes de domaines vérifiés de l'espace, puis jusqu'à trois relances (follow_ups) en réponse dans son fil, after_days jours ouvrés (Paris) après le message précédent ; une réponse du contact arrête ses relances. {{email}}, {{name}} et les champs des contacts ({{ville}}...) doivent se résoudre pour chaque contact ; {{unsubscribe_url}} comme dans send_email. Chaque message suit toutes les règles de send_email (blocages, 30 jours, quotas et montée en charge, fenêtre, espacement). Elle ne part qu'une fois lancée par start_campaign (permission approve).
+         */
+        post: operations["create_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/start_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * start_campaign
+         * @description Lance une campagne en brouillon, ou reprend une campagne en pause (permission approve : un agent ne lance pas seul un envoi en nombre). Les messages partent ensuite au rythme des quotas de chaque boîte ; la clé qui lance est celle sous laquelle ils partent (ses plafonds comptent). Une campagne terminée ne repart pas (campaign_not_startable).
+         */
+        post: operations["start_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pause_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pause_campaign
+         * @description Met en pause une campagne en cours, tout de suite : plus aucun de ses messages ne part, ceux qui attendaient en file sortent de la file jusqu'à la reprise (start_campaign). Les messages déjà partis ne reviennent pas.
+         */
+        post: operations["pause_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_campaigns
+         * @description Liste les campagnes de l'espace, de la plus ancienne à la plus récente, avec leur état. Les chiffres d'une campagne : campaign_status.
+         */
+        post: operations["list_campaigns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaign_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * campaign_status
+         * @description L'état et les performances d'une campagne : des nombres de contacts (chacun compté une fois selon l'état de son dernier message : drafts, queued, sent, delivered, bounced, failed, rejected, cancelled ; et replied, unsubscribed, complained), waiting (pas encore écrits), skipped par motif, follow_ups_sent (des messages), les taux (réponse, rebond, désabonnement, sur les contacts écrits), les mêmes chiffres par boîte, et une série par jour (envois, réponses).
+         */
+        post: operations["campaign_status"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6410,6 +6530,150 @@ export interface operations {
             };
         };
     };
+    get_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contact: {
+                            email: string;
+                            name: string | null;
+                            /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                            fields: {
+                                [key: string]: string;
+                            };
+                        };
+                        audiences: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        }[];
+                        threads: {
+                            /** @description identifiant thr_... */
+                            thread_id: string;
+                            /** @description identifiant inb_... */
+                            inbox_id: string;
+                            subject: string;
+                            /** @description date ISO 8601 (UTC) */
+                            last_message_at: string;
+                            campaign_id: string | null;
+                        }[];
+                        campaigns: {
+                            /** @description identifiant cmp_... */
+                            campaign_id: string;
+                            name: string;
+                            campaign_status: string;
+                            /** @description claimed : en cours d'écriture ; written : écrit ; skipped : écarté ; stopped : relances arrêtées */
+                            state: "claimed" | "written" | "skipped" | "stopped";
+                            reason: string | null;
+                            /** @description 0 : premier message ; n : n-ième relance */
+                            step: number;
+                            thread_id: string | null;
+                            inbox_id: string | null;
+                        }[];
+                        suppression: {
+                            reason: string;
+                            /** @description date ISO 8601 (UTC) */
+                            since: string;
+                        } | null;
+                        dead_address: boolean;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     delete_audience: {
         parameters: {
             query?: never;
@@ -6487,6 +6751,746 @@ export interface operations {
             };
             /** @description Refus : audience_in_use */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description nom de la campagne, une ligne */
+                    name: string;
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    /** @description boîtes d'envoi, actives et de domaines vérifiés */
+                    inbox_ids: string[];
+                    /** @description une ligne ; {{champ}} permis */
+                    subject: string;
+                    /** @description texte brut ; {{champ}} et {{unsubscribe_url}} permis */
+                    text: string;
+                    html?: string;
+                    follow_ups?: {
+                        /** @description jours ouvrés (Paris) après le message précédent */
+                        after_days: number;
+                        /** @description texte brut ; {{champ}} permis */
+                        text: string;
+                    }[];
+                    /** @description chaque message attend une validation humaine (brouillon) */
+                    requires_approval?: boolean;
+                    /** @description pas avant cette date (ISO 8601, ou heure de Paris sans fuseau) */
+                    send_after?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payment_required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden, space_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : inbox_suspended, domain_not_verified, domain_suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : own_domain_required, unresolved_placeholder, secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    start_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                        was: "draft" | "running" | "paused" | "finished" | "cancelled";
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden, space_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : campaign_not_startable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pause_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        /** @description messages en file retenus jusqu'à la reprise */
+                        held: number;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : campaign_not_running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_campaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaign_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        figures: {
+                            /** @description contacts visés : écrits, en attente et écartés */
+                            recipients: number;
+                            drafts: number;
+                            queued: number;
+                            sent: number;
+                            delivered: number;
+                            bounced: number;
+                            failed: number;
+                            rejected: number;
+                            cancelled: number;
+                            /** @description contacts ayant répondu (réponse automatique exclue) */
+                            replied: number;
+                            unsubscribed: number;
+                            complained: number;
+                            /** @description relances parties (des messages, pas des contacts) */
+                            follow_ups_sent: number;
+                            /** @description contacts pas encore écrits */
+                            waiting: number;
+                            skipped: {
+                                suppressed: number;
+                                dead_address: number;
+                                duplicate: number;
+                                filtered: number;
+                                unresolved_placeholder: number;
+                                removed: number;
+                            };
+                            rates: {
+                                reply: number;
+                                bounce: number;
+                                unsubscribe: number;
+                            };
+                            per_inbox: {
+                                /** @description identifiant inb_... */
+                                inbox_id: string;
+                                /** @description contacts visés : écrits, en attente et écartés */
+                                recipients: number;
+                                drafts: number;
+                                queued: number;
+                                sent: number;
+                                delivered: number;
+                                bounced: number;
+                                failed: number;
+                                rejected: number;
+                                cancelled: number;
+                                /** @description contacts ayant répondu (réponse automatique exclue) */
+                                replied: number;
+                                unsubscribed: number;
+                                complained: number;
+                                /** @description relances parties (des messages, pas des contacts) */
+                                follow_ups_sent: number;
+                            }[];
+                            days: {
+                                /** @description jour de Paris, AAAA-MM-JJ */
+                                day: string;
+                                sent: number;
+                                replied: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,6 +42,12 @@ import remove_contacts from './remove_contacts.js';
 import list_audiences from './list_audiences.js';
 import list_contacts from './list_contacts.js';
 import delete_audience from './delete_audience.js';
+import create_campaign from './create_campaign.js';
+import start_campaign from './start_campaign.js';
+import pause_campaign from './pause_campaign.js';
+import list_campaigns from './list_campaigns.js';
+import campaign_status from './campaign_status.js';
+import get_contact from './get_contact.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
@@ -54,7 +60,8 @@ export const TOOLS: readonly Tool[] = [
   list_suppressions, add_suppression, remove_suppression,
   add_filter, list_filters, remove_filter,
   list_threads, get_thread, classify_thread,
-  create_audience, add_contacts, remove_contacts, list_audiences, list_contacts, delete_audience,
+  create_audience, add_contacts, remove_contacts, list_audiences, list_contacts, get_contact, delete_audience,
+  create_campaign, start_campaign, pause_campaign, list_campaigns, campaign_status,
 ] as unknown as Tool[];
 
 export const toolByName = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -83,6 +83,15 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   list_audiences: [],
   list_contacts: ['not_found'],
   delete_audience: ['not_found', 'audience_in_use'],
+  get_contact: ['not_found'],
+  create_campaign: [
+    'payment_required', 'not_found', 'inbox_suspended', 'domain_not_verified', 'domain_suspended', 'own_domain_required', 'unresolved_placeholder',
+    'secret_in_message',
+  ],
+  start_campaign: ['not_found', 'campaign_not_startable'],
+  pause_campaign: ['not_found', 'campaign_not_running'],
+  list_campaigns: [],
+  campaign_status: ['not_found'],
 };
 
 /** Every code a call of `tool` can answer: common, then `space_unverified` when it needs a verified space, then its own. */

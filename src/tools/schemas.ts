@@ -4,7 +4,7 @@ import { Exact, Nullable } from '../records.js';
 
 /** The record schemas (src/records.ts), for the tools that answer them. */
 export {
-  AudienceSchema, CampaignSchema, ContactFieldsSchema, ContactSchema, DomainSchema, FilterCountsSchema, FilterSchema, FollowUpSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
+  AudienceSchema, CampaignSchema, CampaignStatusSchema, ContactFieldsSchema, ContactSchema, DomainSchema, FilterCountsSchema, FilterSchema, FollowUpSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
 } from '../records.js';
 
 export const Input = Exact;

@@ -76,6 +76,7 @@ export async function sendOutbound({ rt, access }: ToolContext, input: Static<ty
     idempotency_key: input.idempotency_key ?? null,
     content_hash: input.idempotency_key === undefined ? '' : contentHash(input),
     dry_run: dryRun,
+    campaign_id: null,
   }, facts);
   return { ...result, dry_run: dryRun };
 }
