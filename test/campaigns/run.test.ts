@@ -152,6 +152,8 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
   const journal = await svc.call(s.apiKey, 'list_events', { campaign_id: campaignId, limit: 200 });
   const kinds = journal.body.events.map((e: { kind: string }) => e.kind);
   t.ok(kinds.includes('campaign.finished') && kinds.includes('message.sent'), 'the journal reads by campaign');
+  const leaverLines = (await svc.call(s.apiKey, 'list_events', { contact: leaver })).body.events as { kind: string; campaign_id?: string }[];
+  t.equal(leaverLines.find((e) => e.kind === 'contact.unsubscribed')?.campaign_id, campaignId, 'the unsubscription names the campaign');
   // The stream keeps 30 days: the start is long gone, the end is there.
   const stream = await svc.rt.redis.xrange(keys.events, '-', '+');
   const types = stream.map(([, fields]) => JSON.parse(fields[1]!) as { type: string; subject: { refs: { campaign_id?: string } } });
