@@ -165,6 +165,11 @@ export function statusChange(rt: Runtime, spaceId: string, campaign: StoredCampa
 export async function startCampaign(rt: Runtime, access: Access, campaignId: string): Promise<{ campaign: CampaignView; was: CampaignStatus }> {
   const spaceId = access.space.id;
   const campaign = await readCampaign(rt, spaceId, campaignId);
+  // The feeder writes under this key: it must reach every inbox of the campaign.
+  const own = access.key.inbox_ids;
+  if (own && (JSON.parse(campaign.inbox_ids) as string[]).some((id) => !own.includes(id))) {
+    throw new MailboxError('not_found', null, { reason: "Cette campagne écrit depuis des boîtes que cette clé n'atteint pas." });
+  }
   const keys = spaceKeys(spaceId);
   await rt.redis.sadd(globalKeys.runningCampaigns, `${spaceId} ${campaignId}`);
   const [lineId, lineJson, refs, event] = statusChange(rt, spaceId, campaign, actorOf(access), 'started');

@@ -202,6 +202,22 @@ t.test('two feeders at once, a feeder dying after the message and before recordi
   t.ok(counts.size >= 20, 'and the feed goes on');
 });
 
+t.test('a suspended inbox leaves its share to the others; a key that does not reach every inbox does not start', async (t) => {
+  const s = await sender(svc);
+  const second = (await svc.call(s.apiKey, 'create_inbox', { username: 'ventes2', domain: s.domain, display_name: 'Ventes' })).body.id;
+  const audienceId = await audienceOf(s, 20, 'x');
+  const { campaign } = (await svc.call(s.apiKey, 'create_campaign', campaignBody(s, audienceId, { inbox_ids: [s.inboxId, second] }))).body;
+  const restricted = await svc.key(s.apiKey, { name: 'une boîte', permissions: ['approve'], inbox_ids: [s.inboxId] });
+  t.equal(codeOf(await svc.call(restricted.apiKey, 'start_campaign', { campaign_id: campaign.id })), 'not_found');
+  await svc.call(s.apiKey, 'start_campaign', { campaign_id: campaign.id });
+  await svc.rt.redis.hset(spaceKeys(s.spaceId).inbox(second), 'status', 'suspended');
+  await feedCampaign(svc.rt, s.spaceId, campaign.id);
+  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaign.id })).body.figures, { queued: 5, waiting: 15, per_inbox: [{ inbox_id: s.inboxId, queued: 5 }] });
+  await svc.rt.redis.hset(spaceKeys(s.spaceId).inbox(second), 'status', 'active');
+  await feedCampaign(svc.rt, s.spaceId, campaign.id);
+  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaign.id })).body.figures, { queued: 10, waiting: 10 }, 'back in service, it takes its share');
+});
+
 t.test('removals stop a contact not yet written to; later additions join; the contact sheet', async (t) => {
   const s = await sender(svc);
   const audienceId = await audienceOf(s, 7, 'm');
