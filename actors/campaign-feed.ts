@@ -213,7 +213,7 @@ async function requeueHeld(feed: Feed): Promise<void> {
     const reply = await rt.scripts.run<{ slot: number | null; wake?: boolean }>(
       'campaign/requeueHeld',
       {
-        message: keys.message(messageId), campaign: keys.campaign(campaign.id), held: keys.campaignHeld(campaign.id), inbox: keys.inbox(inbox.id),
+        message: keys.message(messageId), campaign: keys.campaign(campaign.id), held: keys.campaignHeld(campaign.id),
         inboxQueue: keys.inboxQueue(inbox.id), queue: keys.queue, inboxSlots: keys.inboxSlots(inbox.id),
       },
       [messageId, plan.earliest, plan.spacing_ms, plan.intervals],

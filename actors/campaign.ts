@@ -203,7 +203,7 @@ export async function pauseCampaign(rt: Runtime, access: Access, campaignId: str
       const reply = await rt.scripts.run<{ held: boolean }>(
         'campaign/holdMessage',
         {
-          message: keys.message(ids[i]!), campaign: keys.campaign(campaignId), held: keys.campaignHeld(campaignId), inbox: keys.inbox(inboxId),
+          message: keys.message(ids[i]!), campaign: keys.campaign(campaignId), held: keys.campaignHeld(campaignId),
           inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue, inboxSlots: keys.inboxSlots(inboxId),
         },
         [ids[i]!, parisDay(Number(slot)), rt.config.spacingSeconds * 1000],

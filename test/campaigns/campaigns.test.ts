@@ -142,6 +142,10 @@ t.test('pause then start: nothing leaves while paused; held messages go back in 
   const paused = await svc.call(s.apiKey, 'pause_campaign', { campaign_id: campaignId });
   t.equal(paused.body.held, 5);
   t.same(await svc.rt.redis.zrange(keys.inboxQueue(s.inboxId), '0', '-1'), [single.body.message.id], "only the single send waits");
+  t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '6', 'held messages still count as queued');
+  const heldId = (await svc.rt.redis.zrange(keys.campaignHeld(campaignId), '0', '0'))[0]!;
+  t.equal((await svc.call(s.apiKey, 'cancel_message', { message_id: heldId })).body.status, 'cancelled', 'a held message cancels');
+  t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '5', 'and leaves the count');
   const sentBefore = await sentCount(s);
   for (let hour = 0; hour < 48; hour++) {
     await feedCampaign(svc.rt, s.spaceId, campaignId);
@@ -150,7 +154,7 @@ t.test('pause then start: nothing leaves while paused; held messages go back in 
   }
   t.equal(await sentCount(s), sentBefore + 1, 'only the single send left while paused');
   t.equal((await messagesPerContact(s, campaignId)).size, 5, 'and nothing new was made');
-  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body.figures, { queued: 5, waiting: 7 });
+  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body.figures, { queued: 4, cancelled: 1, waiting: 7 });
 
   await svc.call(s.apiKey, 'start_campaign', { campaign_id: campaignId });
   for (let round = 0; round < 400 && (await feedCampaign(svc.rt, s.spaceId, campaignId)) === 'running'; round++) {
@@ -161,7 +165,8 @@ t.test('pause then start: nothing leaves while paused; held messages go back in 
   const counts = await messagesPerContact(s, campaignId);
   t.equal(counts.size, 12, 'every contact written to after the resumption');
   t.ok([...counts.values()].every((n) => n === 1), 'once each: held messages left, none was made again');
-  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body, { campaign: { status: 'finished' }, figures: { recipients: 12, waiting: 0, queued: 0 } });
+  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body, { campaign: { status: 'finished' }, figures: { recipients: 12, waiting: 0, queued: 0, cancelled: 1 } });
+  t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '0', "the inbox's count back to nothing");
 });
 
 async function sentCount(s: Sender): Promise<number> {
