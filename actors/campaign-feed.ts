@@ -12,7 +12,6 @@ import { MailboxError } from '../src/errors.js';
 import type { ContactView } from '../src/records.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
-import { departurePlan } from './message.js';
 import { fillPlaceholders, unresolvedField } from '../src/sending/placeholders.js';
 import { afterWorkingDays } from '../src/sending/window.js';
 import { replySubject } from '../src/texts.js';
@@ -22,7 +21,7 @@ import { contactView } from './audience.js';
 import { readCampaign, statusChange, type ContactState, type StoredCampaign } from './campaign.js';
 import { deadAddress } from './dead-addresses.js';
 import { SERVICE_ACTOR } from './journal.js';
-import { createOutbound, sendingFacts } from './message.js';
+import { createOutbound, departurePlan, sendingFacts } from './message.js';
 import { readInbox, readMessage, warmupOf, type StoredThread } from './records.js';
 import { accessOfKey, type Access } from './space.js';
 
@@ -33,7 +32,6 @@ const BATCH = 200;
 /** A follow-up that could not be written now (quota, loop guard, a message not yet gone) is looked at again this much later. */
 const RETRY_MS = 3600_000;
 
-const FIRST_SKIPS: Partial<Record<string, string>> = { recipient_not_allowed: 'filtered' };
 /** Refusals for which a first message tries the campaign's next inbox. */
 const OTHER_INBOX = new Set(['duplicate_recipient', 'not_found', 'inbox_suspended', 'domain_not_verified', 'domain_suspended', 'own_domain_required', 'queue_full']);
 /** What a suppression's reason makes of a contact the campaign already wrote to. */
@@ -116,8 +114,7 @@ async function writeFirst(feed: Feed, email: string, claimedInbox: string): Prom
       if (error.code === 'recipient_suppressed') {
         return record(feed, email, 0, { s: 'skipped', r: error.hint?.reason === 'adresse morte' ? 'dead_address' : 'suppressed' }, null);
       }
-      const skip = FIRST_SKIPS[error.code];
-      if (skip) return record(feed, email, 0, { s: 'skipped', r: skip }, null);
+      if (error.code === 'recipient_not_allowed') return record(feed, email, 0, { s: 'skipped', r: 'filtered' }, null);
       if (!OTHER_INBOX.has(error.code)) return record(feed, email, 0, 'release', null);
       lastRefusal = error.code;
     }
