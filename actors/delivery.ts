@@ -16,7 +16,7 @@ import { openIntervals } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { readInbox, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
+import { campaignRef, readInbox, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
@@ -129,10 +129,10 @@ export async function finishDelivery(rt: Runtime, spaceId: string, departure: De
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
   const { outcome, code } = outcomeOf(result, attempt, direct);
-  const subject = { person: { email: message.to, name: message.to_name || null }, refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id } };
+  const subject = { person: { email: message.to, name: message.to_name || null }, refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, ...campaignRef(message) } };
   const data = { message_id: message.id, thread_id: message.thread_id, inbox_id: message.inbox_id, to: message.to, status_code: code || null, response: result.response.slice(0, 500), metadata: message.metadata ? JSON.parse(message.metadata) : null };
   const events = EVENTS[outcome].map((type) => prepareEvent(rt, spaceId, type, subject, data));
-  const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to };
+  const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to, ...campaignRef(message) };
   const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
   const reply = await rt.scripts.run<{ stale?: true }>(
     'message/finishDelivery',

@@ -31,6 +31,9 @@ export const MAIL_EVENT_TYPES = [
   'mail.inbox.suspended',
   'mail.domain.verified',
   'mail.domain.suspended',
+  'mail.campaign.started',
+  'mail.campaign.paused',
+  'mail.campaign.finished',
 ] as const;
 
 /** Sent to the webhook only, at each declaration (set_webhook); the feed skips it. */

@@ -25,7 +25,7 @@ import { threadView } from './thread.js';
 import { indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
-import { inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -73,6 +73,8 @@ export interface OutboundSpec {
   /** Checked files (actors/attachments.ts): stored before the script, unless a dry run. */
   attachments: OutgoingFile[];
   dry_run: boolean;
+  /** The campaign writing it (actors/campaign-feed.ts), else null. */
+  campaign_id: string | null;
 }
 
 export interface OutboundResult {
@@ -149,8 +151,8 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const bodies = spec.dry_run ? null : await storeBodies(rt, space.id, message);
   // What the hash keeps (long bodies in the blob store); the answer shows `message`, bodies whole.
   const stored = bodies ? { ...message, text: bodies.text, html: bodies.html, body_blobs: bodies.body_blobs } : message;
-  const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
-  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to };
+  const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', campaign_id: spec.campaign_id ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
+  const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to, ...campaignRef({ campaign_id: spec.campaign_id ?? '' }) };
   const kind = draft ? 'draft.created' : 'message.queued';
   const line = prepareLine(rt, kind, actorOf(access), refs, { to: spec.to, subject: spec.subject, test: spec.test, reply: mode === 'reply' });
   const event = messageEvent(rt, space.id, draft ? 'mail.draft.created' : 'mail.message.queued', message);
@@ -222,6 +224,7 @@ function outboundMessage(access: Access, spec: OutboundSpec, at: { messageId: st
     message_id_header: `<${at.messageId}@${inbox.domain}>`,
     in_reply_to: at.references[at.references.length - 1] ?? '',
     references: JSON.stringify(at.references),
+    campaign_id: spec.campaign_id ?? '',
   });
 }
 
@@ -231,7 +234,7 @@ const flag = (value: boolean): string => (value ? '1' : '0');
 const SCRIPT_MESSAGE_FIELDS = [
   'id', 'thread_id', 'inbox_id', 'direction', 'from', 'from_name', 'to', 'to_name', 'reply_to', 'subject', 'text', 'html',
   'metadata', 'auto_reply', 'status_code', 'created_at', 'sent_at', 'received_at', 'send_after', 'test', 'key_id',
-  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments', 'body_blobs',
+  'message_id_header', 'in_reply_to', 'references', 'attempts', 'attachments', 'body_blobs', 'campaign_id',
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**
@@ -289,7 +292,10 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
     rt,
     spaceId,
     type,
-    { person: { email: m.to, name: m.to_name || null }, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id } },
+    {
+      person: { email: m.to, name: m.to_name || null },
+      refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: m.id, ...campaignRef(m) },
+    },
     { message_id: m.id, thread_id: m.thread_id, inbox_id: m.inbox_id },
     { message_id: m.id, kind: 'outbound' },
   );

@@ -46,6 +46,8 @@ export interface StoredMessage {
   in_reply_to: string;
   references: string;
   attempts: string;
+  /** The campaign that wrote it (`cmp_...`), '' for any other message. */
+  campaign_id: string;
   /** Inbound only (actors/inbound.ts): SPF/DKIM/DMARC/ARC verdicts, JSON. */
   auth_results?: string;
   /** The attachment objects (src/records.ts AttachmentSchema), JSON; '' (or absent, older messages) for none. */
@@ -64,10 +66,14 @@ export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'i
   return {
     from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
     status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
-    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '',
+    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '',
     ...fields,
   };
 }
+
+/** The campaign ref of a message's journal lines and events: none for a message no campaign wrote. */
+export const campaignRef = (message: Pick<StoredMessage, 'campaign_id'>): { campaign_id?: string } =>
+  message.campaign_id ? { campaign_id: message.campaign_id } : {};
 
 /** The thread hash, as stored (strings). */
 export interface StoredThread {

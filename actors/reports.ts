@@ -6,6 +6,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { campaignRef } from './records.js';
 import { iso } from '../src/clock.js';
 import type { DeliveryCode } from '../src/mail/delivery-codes.js';
 import { parisDay } from '../src/texts.js';
@@ -24,14 +25,15 @@ interface Target {
   inbox_id: string;
   thread_id: string;
   metadata: unknown;
+  campaign_id: string;
 }
 
 async function outboundTarget(rt: Runtime, spaceId: string, messageId: string): Promise<Target | null> {
-  const [direction, to, toName, inboxId, threadId, metadata] = await rt.redis.hmget(
-    spaceKeys(spaceId).message(messageId), 'direction', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata',
+  const [direction, to, toName, inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(
+    spaceKeys(spaceId).message(messageId), 'direction', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata', 'campaign_id',
   );
   if (direction !== 'outbound' || !to || !inboxId || !threadId) return null;
-  return { to, to_name: toName ?? '', inbox_id: inboxId, thread_id: threadId, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+  return { to, to_name: toName ?? '', inbox_id: inboxId, thread_id: threadId, metadata: metadata ? (JSON.parse(metadata) as unknown) : null, campaign_id: campaignId ?? '' };
 }
 
 /** Adds a suppression written by the service (a bounce or a complaint), with its journal line and event. */
@@ -39,7 +41,7 @@ async function suppress(rt: Runtime, spaceId: string, messageId: string, target:
   const keys = spaceKeys(spaceId);
   const value = target.to.toLowerCase();
   const entry: SuppressionEntry = { id: rt.ids.next('suppression'), value, kind: 'address', reason, scope: 'space', source: messageId, created_at: iso(rt.clock.now()) };
-  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, contact: value };
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, contact: value, ...campaignRef(target) };
   const line = prepareLine(rt, reason === 'complaint' ? 'contact.complained' : 'contact.bounced', SERVICE_ACTOR, refs, { address: value });
   await rt.scripts.run(
     'suppression/addSuppression',
@@ -64,7 +66,7 @@ export async function recordBounce(rt: Runtime, spaceId: string, messageId: stri
   if (!target) return false;
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
-  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId };
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, ...campaignRef(target) };
   const person = { email: target.to, name: target.to_name || null };
   const line = prepareLine(rt, 'message.bounced', SERVICE_ACTOR, { ...refs, contact: target.to }, { to: target.to, status_code: bounce.code, status: bounce.status });
   const event = prepareEvent(rt, spaceId, 'mail.message.bounced', { person, refs }, {
@@ -107,7 +109,7 @@ export async function recordComplaint(rt: Runtime, spaceId: string, messageId: s
     { message: keys.message(messageId), inboxSlots: keys.inboxSlots(target.inbox_id) },
     [parisDay(now), iso(now)],
   );
-  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId };
+  const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, ...campaignRef(target) };
   const event = prepareEvent(rt, spaceId, 'mail.contact.complained', { person: { email: target.to, name: target.to_name || null }, refs }, {
     address: target.to.toLowerCase(), reason: 'complaint', feedback_type: feedbackType, metadata: target.metadata,
   });

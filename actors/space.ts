@@ -157,6 +157,17 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
 const LAST_USE_RESOLUTION_MS = 60_000;
 
 /**
+ * The access of a key that is not presenting itself: the one that started a campaign, for the feeder
+ * that writes under its rights and caps. Null when the key was revoked since.
+ */
+export async function accessOfKey(rt: Runtime, spaceId: string, keyId: string): Promise<Access | null> {
+  const keys = spaceKeys(spaceId);
+  const [space, key] = await Promise.all([rt.redis.hgetall(keys.space), rt.redis.hget(keys.keys, keyId)]);
+  if (!space.id || !key) return null;
+  return { key: JSON.parse(key) as StoredKey, space: readSpace(space), lastUsedAt: null, rate: { remaining: 0, fullInSeconds: 0 } };
+}
+
+/**
  * The access behind a presented secret: an API key, or a connection's OAuth access token (`mbt_...`),
  * which is accepted only for the resource it was issued for (RFC 8707): `resource` is the URL of the
  * resource being called (`<BASE_URL>/mcp`), null where tokens are not accepted at all.

@@ -9,6 +9,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { prepareEvent } from './events.js';
+import { campaignRef } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type JournalRefs } from './journal.js';
 import { actorOf, type Access } from './space.js';
 
@@ -35,9 +36,9 @@ export interface SuppressionEntry {
  * unknown here (erased) still unsubscribes, with fewer refs.
  */
 async function messageRefs(rt: Runtime, spaceId: string, messageId: string) {
-  const [inboxId, threadId, metadata] = await rt.redis.hmget(spaceKeys(spaceId).message(messageId), 'inbox_id', 'thread_id', 'metadata');
+  const [inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(spaceKeys(spaceId).message(messageId), 'inbox_id', 'thread_id', 'metadata', 'campaign_id');
   return {
-    refs: { message_id: messageId, ...(inboxId ? { inbox_id: inboxId } : {}), ...(threadId ? { thread_id: threadId } : {}) },
+    refs: { message_id: messageId, ...(inboxId ? { inbox_id: inboxId } : {}), ...(threadId ? { thread_id: threadId } : {}), ...campaignRef({ campaign_id: campaignId ?? '' }) },
     metadata: metadata ? (JSON.parse(metadata) as unknown) : null,
   };
 }

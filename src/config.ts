@@ -50,6 +50,10 @@ export interface Config {
   spacingSeconds: number;
   /** How long a delivery worker holds a message it took before another may take it again (actors/delivery.ts). */
   deliveryLeaseMs: number;
+  /** A campaign keeps at most this many days of each inbox's quota queued (actors/campaign-feed.ts): pause acts at once, single sends still fit. */
+  campaignQueueDays: number;
+  /** How often the feeder visits the running campaigns (src/workers/campaigns.ts). */
+  campaignFeedMs: number;
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
   /** Plain http:// webhooks to localhost: only `mailbox serve --dev` turns it on (src/cli/dev.ts), never the environment. */
@@ -452,6 +456,8 @@ export function loadConfig(env: Env = process.env): Config {
     sendWindow: parseSendWindow(env.SEND_WINDOW || 'mon-fri 09:00-18:00 Europe/Paris holidays:fr'),
     spacingSeconds: int(env, 'SPACING_SECONDS', 600),
     deliveryLeaseMs: deliveryLease(env),
+    campaignQueueDays: int(env, 'CAMPAIGN_QUEUE_DAYS', 1),
+    campaignFeedMs: int(env, 'CAMPAIGN_FEED_SECONDS', 60) * 1000,
     webhooksEnabled: flag(env, 'WEBHOOKS_ENABLED', true),
     webhookAllowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
     webhookAllowHttpLocalhost: false,

@@ -89,6 +89,11 @@ const TABLE = {
   attachment_refused: { status: 422, message: (d) => `Pièce jointe refusée${d.filename ? ` « ${d.filename} »` : ''}${d.reason ? ` : ${d.reason}` : ''}. Retirez ou corrigez ce fichier.` },
   recipient_not_allowed: { status: 422, message: (d) => `Un filtre d'envoi${d.filter_id ? ` (${d.filter_id})` : ''} ne permet pas d'écrire à ce destinataire. Changez de destinataire ou modifiez les filtres avec list_filters et remove_filter.` },
 
+  // decisions.md 11.
+  audience_in_use: { status: 409, message: (d) => `Une campagne en cours ou en pause utilise cette audience${d.campaign_id ? ` (${d.campaign_id})` : ''}. Attendez sa fin ou mettez-la en pause puis laissez-la finir.` },
+  campaign_not_startable: { status: 409, message: (d) => `Cette campagne est ${d.status ?? 'terminée'} : elle ne se lance plus. Créez-en une nouvelle avec create_campaign.` },
+  campaign_not_running: { status: 409, message: (d) => `Cette campagne n'est pas en cours (${d.status ?? 'inconnue'}) : rien à mettre en pause. Lisez son état avec campaign_status.` },
+
   // Ours (docs/errors.md): request_inbox_review and the operator's resume-inbox on an inbox that is not suspended.
   inbox_not_suspended: { status: 409, message: () => "Cette boîte n'est pas suspendue : elle envoie normalement. Rien à demander." },
 } satisfies Record<string, ErrorSpec>;

@@ -178,6 +178,58 @@ export const FilterCountsSchema = Exact({
   send_block: Type.Integer(),
 });
 
+/** An audience (decisions.md 11): a named list of the space's contacts. */
+export const AudienceSchema = Exact({
+  id: Id('audience'),
+  name: Type.String(),
+  contact_count: Type.Integer(),
+  created_at: IsoDate,
+});
+
+/** A contact field's name: what `{{name}}` in a campaign reads (src/sending/placeholders.ts). */
+export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+
+/** A contact's free fields: names of FIELD_NAME, short texts; `{{field}}` in a campaign reads them. */
+export const ContactFieldsSchema = Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
+  description: 'champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne',
+  maxProperties: 20,
+});
+
+/** A contact: an address of the space, with a name and free fields. */
+export const ContactSchema = Exact({
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  fields: ContactFieldsSchema,
+});
+
+export const CampaignStatusSchema = Type.Union(['draft', 'running', 'paused', 'finished', 'cancelled'].map((s) => Type.Literal(s)), {
+  description: 'draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée',
+});
+
+/** A follow-up: a reply in the contact's thread, `after_days` Paris working days after the previous message. */
+export const FollowUpSchema = Exact({
+  after_days: Type.Integer({ minimum: 1, maximum: 30, description: 'jours ouvrés (Paris) après le message précédent' }),
+  text: Type.String({ minLength: 1, maxLength: 512 * 1024, description: 'texte brut ; {{champ}} permis' }),
+});
+
+/** A campaign (decisions.md 7 and 11). */
+export const CampaignSchema = Exact({
+  id: Id('campaign'),
+  name: Type.String(),
+  audience_id: Id('audience'),
+  inbox_ids: Type.Array(Id('inbox')),
+  subject: Type.String(),
+  text: Type.String(),
+  has_html: Type.Boolean(),
+  follow_ups: Type.Array(FollowUpSchema),
+  requires_approval: Type.Boolean(),
+  send_after: Nullable(IsoDate),
+  status: CampaignStatusSchema,
+  created_at: IsoDate,
+  started_at: Nullable(IsoDate),
+  finished_at: Nullable(IsoDate),
+});
+
 export type KeyView = Static<typeof KeySchema>;
 export type InboxView = Static<typeof InboxSchema>;
 export type DomainView = Static<typeof DomainSchema>;
@@ -185,3 +237,7 @@ export type MessageView = Static<typeof MessageSchema>;
 export type AttachmentView = Static<typeof AttachmentSchema>;
 export type ThreadView = Static<typeof ThreadSchema>;
 export type FilterView = Static<typeof FilterSchema>;
+export type AudienceView = Static<typeof AudienceSchema>;
+export type ContactView = Static<typeof ContactSchema>;
+export type CampaignView = Static<typeof CampaignSchema>;
+export type FollowUp = Static<typeof FollowUpSchema>;

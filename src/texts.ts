@@ -50,6 +50,9 @@ export function maskEmail(email: string | null): string | null {
 
 export const quote = (text: string): string => `« ${text} »`;
 
+/** "Re: <subject>", once: a subject that already answers is kept as it is (reply_to_thread, campaign follow-ups). */
+export const replySubject = (subject: string): string => (/^re\s*:/i.test(subject) ? subject : `Re: ${subject}`);
+
 /** "bloque la réception de « x » (tout l'espace)": a filter (or its journal line's data) in words. */
 export const filterPhrase = (f: { action?: unknown; direction?: unknown; value?: unknown; inbox_id?: unknown }): string =>
   `${f.action === 'allow' ? 'autorise' : 'bloque'} ${f.direction === 'send' ? "l'envoi vers" : 'la réception de'} ${quote(String(f.value))}` +
@@ -146,6 +149,14 @@ const JOURNAL_TEXTS = {
   'message.sent': (d) => `Envoi du message ${messageAbout(d)}`,
   'message.delivered': (d) => `Remise du message ${messageAbout(d)} au serveur du destinataire`,
   'message.failed': (d) => `Abandon de l'envoi du message ${messageAbout(d)} après ses nouvelles tentatives (${d.status_code})`,
+  'audience.created': (d) => `Création de l'audience ${quote(String(d.name))}`,
+  'audience.deleted': (d) => `Suppression de l'audience ${quote(String(d.name))} (${plural(Number(d.contact_count ?? 0), 'contact', 'contacts')})`,
+  'contacts.added': (d) => `Ajout de ${plural(Number(d.added ?? 0), 'contact', 'contacts')} à l'audience ${quote(String(d.name))}${Number(d.skipped) ? `, ${d.skipped} écartés` : ''}`,
+  'contacts.removed': (d) => `Retrait de ${plural(Number(d.removed ?? 0), 'contact', 'contacts')} de l'audience ${quote(String(d.name))}`,
+  'campaign.created': (d) => `Création de la campagne ${quote(String(d.name))}`,
+  'campaign.started': (d) => `${d.resumed ? 'Reprise' : 'Lancement'} de la campagne ${quote(String(d.name))}`,
+  'campaign.paused': (d) => `Mise en pause de la campagne ${quote(String(d.name))}`,
+  'campaign.finished': (d) => `Fin de la campagne ${quote(String(d.name))}`,
   'message.rejected': (d) => `Refus définitif du message ${messageAbout(d)} (${d.status_code})`,
 } satisfies Record<string, (d: LineData) => string>;
 

@@ -841,6 +841,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/create_audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * create_audience
+         * @description Crée une audience : une liste nommée de contacts de l'espace, que des campagnes visent (create_campaign). Ajoutez-lui des contacts avec add_contacts.
+         */
+        post: operations["create_audience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/add_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * add_contacts
+         * @description Ajoute des contacts à une audience, au plus 1000 par appel : une adresse, un nom et des champs libres ({{champ}} dans une campagne). Les adresses invalides, déjà présentes, bloquées par l'espace ou mortes sont écartées et comptées par motif, avec jusqu'à 20 exemples. Un contact déjà connu de l'espace reprend le nom et les champs donnés ici. Une campagne en cours écrit aussi aux contacts ajoutés après son lancement.
+         */
+        post: operations["add_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/remove_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * remove_contacts
+         * @description Retire des adresses d'une audience (au plus 1000 par appel). Le contact reste connu de l'espace ; une campagne en cours ne lui écrit plus si elle ne lui a pas encore écrit. Les adresses absentes de l'audience sont ignorées.
+         */
+        post: operations["remove_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_audiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_audiences
+         * @description Liste les audiences de l'espace, de la plus ancienne à la plus récente, avec leur nombre de contacts.
+         */
+        post: operations["list_audiences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_contacts
+         * @description Liste les contacts d'une audience (dans leur ordre d'ajout) ou, sans audience_id, de tout l'espace (par adresse). query garde ceux dont l'adresse ou le nom contient ce texte. La fiche complète d'un contact : get_contact.
+         */
+        post: operations["list_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/get_contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * get_contact
+         * @description La fiche d'un contact de l'espace, par son adresse : nom, champs, audiences, fils avec leur dernière activité, campagnes et où il en est dans chacune, blocage de l'espace et adresse morte.
+         */
+        post: operations["get_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/delete_audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * delete_audience
+         * @description Supprime une audience (confirm: true). Ses contacts restent connus de l'espace, avec leurs fils. Refusé (audience_in_use) tant qu'une campagne en cours ou en pause l'utilise.
+         */
+        post: operations["delete_audience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/create_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * create_campaign
+         * @description Prépare une campagne (brouillon) : un premier message à chaque contact d'une audience depuis une ou plusieurs boîtes de domaines vérifiés de l'espace, puis jusqu'à trois relances (follow_ups) en réponse dans son fil, after_days jours ouvrés (Paris) après le message précédent ; une réponse du contact arrête ses relances. {{email}}, {{name}} et les champs des contacts ({{ville}}...) doivent se résoudre pour chaque contact ; {{unsubscribe_url}} comme dans send_email. Chaque message suit toutes les règles de send_email (blocages, 30 jours, quotas et montée en charge, fenêtre, espacement). Elle ne part qu'une fois lancée par start_campaign (permission approve).
+         */
+        post: operations["create_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/start_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * start_campaign
+         * @description Lance une campagne en brouillon, ou reprend une campagne en pause (permission approve : un agent ne lance pas seul un envoi en nombre). Les messages partent ensuite au rythme des quotas de chaque boîte ; la clé qui lance est celle sous laquelle ils partent (ses plafonds comptent). Une campagne terminée ne repart pas (campaign_not_startable).
+         */
+        post: operations["start_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pause_campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pause_campaign
+         * @description Met en pause une campagne en cours, tout de suite : plus aucun de ses messages ne part, ceux qui attendaient en file sortent de la file jusqu'à la reprise (start_campaign). Les messages déjà partis ne reviennent pas.
+         */
+        post: operations["pause_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/list_campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list_campaigns
+         * @description Liste les campagnes de l'espace, de la plus ancienne à la plus récente, avec leur état. Les chiffres d'une campagne : campaign_status.
+         */
+        post: operations["list_campaigns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaign_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * campaign_status
+         * @description L'état et les performances d'une campagne : des nombres de contacts (chacun compté une fois selon l'état de son dernier message : drafts, queued, sent, delivered, bounced, failed, rejected, cancelled ; et replied, unsubscribed, complained), waiting (pas encore écrits), skipped par motif, follow_ups_sent (des messages), les taux (réponse, rebond, désabonnement, sur les contacts écrits), les mêmes chiffres par boîte, et une série par jour (envois, réponses).
+         */
+        post: operations["campaign_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -848,7 +1088,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "filter_limit" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "inbox_not_suspended";
+                code: "invalid_argument" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "internal" | "service_unavailable" | "payload_too_large" | "space_unverified" | "payment_required" | "own_domain_required" | "recipient_suppressed" | "duplicate_recipient" | "key_daily_cap" | "inbox_suspended" | "domain_not_verified" | "domain_suspended" | "unresolved_placeholder" | "idempotency_conflict" | "test_recipient_not_allowed" | "queue_full" | "key_limit" | "key_name_taken" | "space_rate_limited" | "secret_in_message" | "webhook_too_soon" | "webhooks_unavailable" | "encryption_unavailable" | "workspace_expired" | "workspace_capacity" | "access_changed" | "workspace_busy" | "reserved_username" | "domain_not_allowed" | "no_sending_domain" | "inbox_limit" | "inbox_creation_limit" | "address_taken" | "provisioning_failed" | "not_draft" | "domain_in_use" | "own_access" | "public_mail_domain" | "domain_taken" | "filter_limit" | "domain_limit" | "domain_exists" | "dns_unavailable" | "space_managed" | "no_human" | "no_pending_code" | "invalid_code" | "code_expired" | "too_many_attempts" | "code_too_soon" | "code_limit" | "code_not_sent" | "billing_unavailable" | "not_cancellable" | "revision_mismatch" | "suppression_locked" | "thread_loop_guard" | "attachment_refused" | "recipient_not_allowed" | "audience_in_use" | "campaign_not_startable" | "campaign_not_running" | "inbox_not_suspended";
                 /** @description phrase en français, qui finit par ce qu’il faut faire */
                 message: string;
                 hint: Record<string, never> | null;
@@ -6637,6 +6877,1565 @@ export interface operations {
                 };
             };
             /** @description Refus : rate_limited, workspace_busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_audience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description nom de l'audience, une ligne */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        audience: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    add_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    contacts: {
+                        email: string;
+                        name?: string;
+                        /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added: number;
+                        skipped: {
+                            /** @description adresse invalide */
+                            invalid: number;
+                            /** @description déjà dans l'audience (ou deux fois dans l'appel) */
+                            duplicate: number;
+                            /** @description bloquée par l'espace (désabonnement, plainte, blocage) */
+                            suppressed: number;
+                            /** @description adresse morte pour toute la plateforme (rebond définitif) */
+                            dead_address: number;
+                        };
+                        examples: {
+                            email: string;
+                            reason: "invalid" | "duplicate" | "suppressed" | "dead_address";
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remove_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: number;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audiences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id?: string;
+                    /** @description partie d'adresse ou de nom */
+                    query?: string;
+                    /** @description next_cursor de l'appel précédent */
+                    cursor?: string;
+                    /** @description 1 à 200, 50 par défaut */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            email: string;
+                            name: string | null;
+                            /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                            fields: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contact: {
+                            email: string;
+                            name: string | null;
+                            /** @description champs libres (au plus 20) : nom -> texte ; {{nom}} les place dans une campagne */
+                            fields: {
+                                [key: string]: string;
+                            };
+                        };
+                        audiences: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        }[];
+                        threads: {
+                            /** @description identifiant thr_... */
+                            thread_id: string;
+                            /** @description identifiant inb_... */
+                            inbox_id: string;
+                            subject: string;
+                            /** @description date ISO 8601 (UTC) */
+                            last_message_at: string;
+                            campaign_id: string | null;
+                        }[];
+                        campaigns: {
+                            /** @description identifiant cmp_... */
+                            campaign_id: string;
+                            name: string;
+                            campaign_status: string;
+                            /** @description claimed : en cours d'écriture ; written : écrit ; skipped : écarté ; stopped : relances arrêtées */
+                            state: "claimed" | "written" | "skipped" | "stopped";
+                            reason: string | null;
+                            /** @description 0 : premier message ; n : n-ième relance */
+                            step: number;
+                            thread_id: string | null;
+                            inbox_id: string | null;
+                        }[];
+                        suppression: {
+                            reason: string;
+                            /** @description date ISO 8601 (UTC) */
+                            since: string;
+                        } | null;
+                        dead_address: boolean;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_audience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    /**
+                     * @description doit valoir true : action irréversible
+                     * @constant
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: {
+                            /** @description identifiant aud_... */
+                            id: string;
+                            name: string;
+                            contact_count: number;
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : audience_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description nom de la campagne, une ligne */
+                    name: string;
+                    /** @description identifiant aud_... */
+                    audience_id: string;
+                    /** @description boîtes d'envoi, actives et de domaines vérifiés */
+                    inbox_ids: string[];
+                    /** @description une ligne ; {{champ}} permis */
+                    subject: string;
+                    /** @description texte brut ; {{champ}} et {{unsubscribe_url}} permis */
+                    text: string;
+                    html?: string;
+                    follow_ups?: {
+                        /** @description jours ouvrés (Paris) après le message précédent */
+                        after_days: number;
+                        /** @description texte brut ; {{champ}} permis */
+                        text: string;
+                    }[];
+                    /** @description chaque message attend une validation humaine (brouillon) */
+                    requires_approval?: boolean;
+                    /** @description pas avant cette date (ISO 8601, ou heure de Paris sans fuseau) */
+                    send_after?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payment_required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden, space_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : inbox_suspended, domain_not_verified, domain_suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : own_domain_required, unresolved_placeholder, secret_in_message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    start_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                        was: "draft" | "running" | "paused" | "finished" | "cancelled";
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden, space_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : campaign_not_startable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pause_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        /** @description messages en file retenus jusqu'à la reprise */
+                        held: number;
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : campaign_not_running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_campaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaign_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifiant cmp_... */
+                    campaign_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign: {
+                            /** @description identifiant cmp_... */
+                            id: string;
+                            name: string;
+                            /** @description identifiant aud_... */
+                            audience_id: string;
+                            inbox_ids: string[];
+                            subject: string;
+                            text: string;
+                            has_html: boolean;
+                            follow_ups: {
+                                /** @description jours ouvrés (Paris) après le message précédent */
+                                after_days: number;
+                                /** @description texte brut ; {{champ}} permis */
+                                text: string;
+                            }[];
+                            requires_approval: boolean;
+                            send_after: string | null;
+                            /** @description draft : pas encore lancée ; running : en cours ; paused : en pause ; finished : terminée ; cancelled : annulée */
+                            status: "draft" | "running" | "paused" | "finished" | "cancelled";
+                            /** @description date ISO 8601 (UTC) */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                        figures: {
+                            /** @description contacts visés : écrits, en attente et écartés */
+                            recipients: number;
+                            drafts: number;
+                            queued: number;
+                            sent: number;
+                            delivered: number;
+                            bounced: number;
+                            failed: number;
+                            rejected: number;
+                            cancelled: number;
+                            /** @description contacts ayant répondu (réponse automatique exclue) */
+                            replied: number;
+                            unsubscribed: number;
+                            complained: number;
+                            /** @description relances parties (des messages, pas des contacts) */
+                            follow_ups_sent: number;
+                            /** @description contacts pas encore écrits */
+                            waiting: number;
+                            skipped: {
+                                suppressed: number;
+                                dead_address: number;
+                                duplicate: number;
+                                filtered: number;
+                                unresolved_placeholder: number;
+                                removed: number;
+                            };
+                            rates: {
+                                reply: number;
+                                bounce: number;
+                                unsubscribe: number;
+                            };
+                            per_inbox: {
+                                /** @description identifiant inb_... */
+                                inbox_id: string;
+                                /** @description contacts visés : écrits, en attente et écartés */
+                                recipients: number;
+                                drafts: number;
+                                queued: number;
+                                sent: number;
+                                delivered: number;
+                                bounced: number;
+                                failed: number;
+                                rejected: number;
+                                cancelled: number;
+                                /** @description contacts ayant répondu (réponse automatique exclue) */
+                                replied: number;
+                                unsubscribed: number;
+                                complained: number;
+                                /** @description relances parties (des messages, pas des contacts) */
+                                follow_ups_sent: number;
+                            }[];
+                            days: {
+                                /** @description jour de Paris, AAAA-MM-JJ */
+                                day: string;
+                                sent: number;
+                                replied: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Refus : invalid_argument */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refus : rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -20,6 +20,7 @@ import { startDomainWorker } from '../workers/domains.js';
 import { startSendWorker } from '../workers/send.js';
 import { startEraseWorker } from '../workers/erase.js';
 import { startBlobWorker } from '../workers/blobs.js';
+import { startCampaignFeeder } from '../workers/campaigns.js';
 import { startWebhookWorker } from '../webhooks/worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { startHttp } from '../http/server.js';
@@ -99,7 +100,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   warnAtStart(config, rt.log);
   const http = role === 'all' || role === 'http' ? await startHttp(rt, { port: config.port, host: config.host }) : null;
   const smtp = role === 'all' || role === 'smtp' ? await startSmtp(rt, { port: config.smtpPort, host: config.smtpHost }) : null;
-  const workers = role === 'all' || role === 'worker' ? [startDomainWorker(rt), startSendWorker(rt), startEraseWorker(rt), startBlobWorker(rt)] : [];
+  const workers = role === 'all' || role === 'worker' ? [startDomainWorker(rt), startSendWorker(rt), startEraseWorker(rt), startBlobWorker(rt), startCampaignFeeder(rt)] : [];
   // Without a master key no webhook can be declared (encryption_unavailable), nor its secret opened.
   if ((role === 'all' || role === 'worker') && config.webhooksEnabled && config.masterKey) workers.push(startWebhookWorker(rt));
   rt.log.info('mailbox running', {

@@ -50,6 +50,8 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
   { name: 'suppressions', description: 'Adresses et domaines bloqués', tools: ['list_suppressions', 'add_suppression', 'remove_suppression'] },
   { name: 'filters', description: "Filtres d'envoi et de réception", tools: ['add_filter', 'list_filters', 'remove_filter'] },
   { name: 'workspace', description: "L'espace de travail de l'humain", tools: ['open_workspace', 'navigate_workspace', 'workspace_events'] },
+  { name: 'audiences', description: 'Audiences et contacts', tools: ['create_audience', 'add_contacts', 'remove_contacts', 'list_audiences', 'list_contacts', 'get_contact', 'delete_audience'] },
+  { name: 'campaigns', description: 'Campagnes et performances', tools: ['create_campaign', 'start_campaign', 'pause_campaign', 'list_campaigns', 'campaign_status'] },
 ];
 
 const tagOf = (tool: Tool): string => {

@@ -167,6 +167,31 @@ function keysOf(spaceId: string) {
     searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
     /** string: the same for the messages of a thread (a thread is shown once, where its newest match is). */
     searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
+    /** hash: the space's contacts (decisions.md 11), address -> JSON {name?, fields?}: kept while any audience or campaign names them. */
+    contacts: `${tag}:contacts`,
+    /** sorted set (score 0, lex): the space's audience ids. */
+    audiences: `${tag}:audiences`,
+    /** hash: an audience's fields (id, name, created_at, created_by, seq: the last member's rank). */
+    audience: (audienceId: string) => `${tag}:aud:${audienceId}`,
+    /** sorted set: an audience's member addresses scored by rank of addition (campaigns feed them in that order). */
+    audienceMembers: (audienceId: string) => `${tag}:aud:${audienceId}:members`,
+    /** sorted set (score 0, lex): the space's campaign ids. */
+    campaigns: `${tag}:campaigns`,
+    /**
+     * hash: a campaign's fields (the campaign actor): its definition, status, the key that started it, and
+     * `cursor`, the rank in its audience up to which contacts were claimed.
+     */
+    campaign: (campaignId: string) => `${tag}:cmp:${campaignId}`,
+    /** hash: a campaign's contacts once claimed, address -> JSON state (the campaign actor tells its shape). */
+    campaignContacts: (campaignId: string) => `${tag}:cmp:${campaignId}:contacts`,
+    /** sorted set: claimed addresses whose message is not yet recorded, scored by claim time (a crashed feeder's are claimed again). */
+    campaignClaims: (campaignId: string) => `${tag}:cmp:${campaignId}:claims`,
+    /** sorted set: addresses handed back (a refusal that may pass later), fed before the audience's next ones. */
+    campaignPending: (campaignId: string) => `${tag}:cmp:${campaignId}:pending`,
+    /** sorted set: addresses whose next follow-up is due, scored by when (ms). */
+    campaignFollowUps: (campaignId: string) => `${tag}:cmp:${campaignId}:followups`,
+    /** sorted set (score 0): queued messages of a paused campaign, out of their inbox's queue until it starts again. */
+    campaignHeld: (campaignId: string) => `${tag}:cmp:${campaignId}:held`,
     /** hash: journal line id -> line JSON. */
     journal: `${tag}:journal`,
     /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
@@ -225,6 +250,8 @@ export const globalKeys = {
   webhookClaims: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:claims`,
   /** set: spaces that declared a webhook, for the sweeper that repairs a lost wake-up. */
   webhookSpaces: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:spaces`,
+  /** set: "<space id> <campaign id>" of the running campaigns, which the campaign feeder visits. */
+  runningCampaigns: `${KEY_PREFIX}:{campaigns}:running`,
   /** string, expiring: held by the one worker sweeping this period. */
   webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
   /** sorted set: `<space id> <instance id>` -> expiry (ms), every open workspace instance (WORKSPACE_INDEX). */

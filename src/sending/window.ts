@@ -135,3 +135,17 @@ export function openIntervals(window: SendWindow, from: number, days: number, an
   }
   return out;
 }
+
+/** Paris working days: Monday to Friday, French public holidays excluded (a campaign's follow-ups count them). */
+const PARIS_WORKING_DAYS = parseSendWindow('mon-fri 09:00-18:00 Europe/Paris holidays:fr');
+
+/**
+ * When a follow-up is due: the start (9:00, Paris) of the `days`-th working day after the day of
+ * `fromMs` (decisions.md 7: "after_days Paris working days after the previous message").
+ */
+export function afterWorkingDays(fromMs: number, days: number): number {
+  const fromDay = DateTime.fromMillis(fromMs, { zone: PARIS_WORKING_DAYS.zone }).toISODate()!;
+  // Thirty working days fit in 62 calendar days, holidays included.
+  const later = openIntervals(PARIS_WORKING_DAYS, fromMs, 62).filter((interval) => interval.day > fromDay);
+  return DateTime.fromISO(later[days - 1]!.day, { zone: PARIS_WORKING_DAYS.zone }).plus({ minutes: PARIS_WORKING_DAYS.startMinute }).toMillis();
+}

@@ -41,6 +41,18 @@ import remove_filter from './remove_filter.js';
 import open_workspace from './open_workspace.js';
 import navigate_workspace from './navigate_workspace.js';
 import workspace_events from './workspace_events.js';
+import create_audience from './create_audience.js';
+import add_contacts from './add_contacts.js';
+import remove_contacts from './remove_contacts.js';
+import list_audiences from './list_audiences.js';
+import list_contacts from './list_contacts.js';
+import delete_audience from './delete_audience.js';
+import create_campaign from './create_campaign.js';
+import start_campaign from './start_campaign.js';
+import pause_campaign from './pause_campaign.js';
+import list_campaigns from './list_campaigns.js';
+import campaign_status from './campaign_status.js';
+import get_contact from './get_contact.js';
 
 /** Every tool the service answers, by name. A tool not listed here does not exist on any front end. */
 export const TOOLS: readonly Tool[] = [
@@ -54,6 +66,8 @@ export const TOOLS: readonly Tool[] = [
   add_filter, list_filters, remove_filter,
   list_threads, get_thread, classify_thread, search_threads,
   open_workspace, navigate_workspace, workspace_events,
+  create_audience, add_contacts, remove_contacts, list_audiences, list_contacts, get_contact, delete_audience,
+  create_campaign, start_campaign, pause_campaign, list_campaigns, campaign_status,
 ] as unknown as Tool[];
 
 export const toolByName = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -83,6 +83,21 @@ export const REFUSALS: Readonly<Record<string, readonly ErrorCode[]>> = {
   // workspace_capacity: listed by the spec; here an instance counts from open_workspace, so only that tool raises it.
   navigate_workspace: ['workspace_expired', 'access_changed', 'workspace_capacity'],
   workspace_events: ['workspace_expired', 'access_changed', 'workspace_busy'],
+  create_audience: ['secret_in_message'],
+  add_contacts: ['not_found', 'secret_in_message'],
+  remove_contacts: ['not_found'],
+  list_audiences: [],
+  list_contacts: ['not_found'],
+  delete_audience: ['not_found', 'audience_in_use'],
+  get_contact: ['not_found'],
+  create_campaign: [
+    'payment_required', 'not_found', 'inbox_suspended', 'domain_not_verified', 'domain_suspended', 'own_domain_required', 'unresolved_placeholder',
+    'secret_in_message',
+  ],
+  start_campaign: ['not_found', 'campaign_not_startable'],
+  pause_campaign: ['not_found', 'campaign_not_running'],
+  list_campaigns: [],
+  campaign_status: ['not_found'],
 };
 
 /** Every code a call of `tool` can answer: common, then `space_unverified` when it needs a verified space, then its own. */

@@ -3,10 +3,9 @@ import { MailboxError } from '../errors.js';
 import { isAddress } from '../sending/validate.js';
 import { defineTool } from './registry.js';
 import { Id, Input } from './schemas.js';
+import { replySubject } from '../texts.js';
 import { BODY_PARAMETERS, SendOutput, sendOutbound, sendText } from './send_email.js';
 
-/** "Re: <subject>", once: a subject that already answers is kept as it is. */
-const replySubject = (subject: string): string => (/^re\s*:/i.test(subject) ? subject : `Re: ${subject}`);
 
 export default defineTool({
   name: 'reply_to_thread',

@@ -5,7 +5,7 @@ import { PAGES } from '../workspace/pages.js';
 
 /** The record schemas (src/records.ts), for the tools that answer them. */
 export {
-  AttachmentSchema, DomainSchema, FilterCountsSchema, FilterSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
+  AttachmentSchema, AudienceSchema, CampaignSchema, CampaignStatusSchema, ContactFieldsSchema, ContactSchema, DomainSchema, FilterCountsSchema, FilterSchema, FollowUpSchema, Id, InboxSchema, IsoDate, KeySchema, MessageSchema, Nullable, PermissionSchema, SuppressionSchema, ThreadSchema,
 } from '../records.js';
 
 export const Input = Exact;

@@ -83,6 +83,7 @@ export async function sendOutbound({ rt, access }: ToolContext, input: Static<ty
     content_hash: input.idempotency_key === undefined ? '' : contentHash(input),
     dry_run: dryRun,
     attachments,
+    campaign_id: null,
   }, facts);
   return { ...result, dry_run: dryRun };
 }

@@ -10,6 +10,7 @@ import { spaceKeys } from '../../src/redis/keys.js';
 import type { TestService } from './service.js';
 import { lastCode } from './codes.js';
 import { startFakeStripe } from './stripe.js';
+import { verifiedDomain } from './domains.js';
 
 export interface ExampleContext {
   svc: TestService;
@@ -163,6 +164,50 @@ export const EXAMPLES: Record<string, Example> = {
     await selfSend(ctx);
     return { query: 'essai', limit: 5 };
   },
+  create_audience: async () => ({ name: unique('audience') }),
+  add_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), contacts: [{ email: `${unique('contact')}@exemple.test`, name: 'Léa Martin', fields: { ville: 'Lyon' } }] }),
+  remove_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), emails: ['absent@exemple.test'] }),
+  list_audiences: async () => ({}),
+  list_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), limit: 10 }),
+  get_contact: async (ctx) => (await someAudience(ctx), { email: 'lea@exemple.test' }),
+  create_campaign: async (ctx) => campaignArgs(ctx),
+  start_campaign: async (ctx) => ({ campaign_id: await newCampaign(ctx) }),
+  pause_campaign: async (ctx) => {
+    const campaignId = await newCampaign(ctx);
+    await succeed(ctx.svc, ctx.apiKey, 'start_campaign', { campaign_id: campaignId });
+    return { campaign_id: campaignId };
+  },
+  list_campaigns: async () => ({}),
+  campaign_status: async (ctx) => ({ campaign_id: await newCampaign(ctx) }),
+  delete_audience: async ({ svc, apiKey }) => ({ audience_id: ((await succeed(svc, apiKey, 'create_audience', { name: unique('jetable') })).audience as { id: string }).id, confirm: true }),
 };
+
+/** An inbox of a verified domain of the space (a campaign writes first), made once. */
+async function campaignInbox(ctx: ExampleContext): Promise<string> {
+  const { items } = await succeed(ctx.svc, ctx.apiKey, 'list_inboxes', {});
+  const found = (items as { id: string; address: string }[]).find((inbox) => inbox.address.startsWith('campagne@'));
+  if (found) return found.id;
+  const { domain } = await verifiedDomain(ctx.svc, ctx.apiKey);
+  return (await succeed(ctx.svc, ctx.apiKey, 'create_inbox', { username: 'campagne', domain, display_name: 'Campagne' })).id;
+}
+
+const campaignArgs = async (ctx: ExampleContext) => ({
+  name: unique('campagne'), audience_id: await someAudience(ctx), inbox_ids: [await campaignInbox(ctx)], subject: 'Bonjour {{name}}',
+  text: 'Bonjour {{name}},\nune proposition. {{unsubscribe_url}}', follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer.' }],
+});
+
+const newCampaign = async (ctx: ExampleContext): Promise<string> =>
+  ((await succeed(ctx.svc, ctx.apiKey, 'create_campaign', await campaignArgs(ctx))).campaign as { id: string }).id;
+
+/** An audience of the space with a contact, made once. */
+async function someAudience({ svc, apiKey }: ExampleContext): Promise<string> {
+  const { items } = await succeed(svc, apiKey, 'list_audiences', {});
+  const found = (items as { id: string; name: string }[]).find((a) => a.name === 'exemples');
+  if (found) return found.id;
+  const { audience } = await succeed(svc, apiKey, 'create_audience', { name: 'exemples' });
+  const id = (audience as { id: string }).id;
+  await succeed(svc, apiKey, 'add_contacts', { audience_id: id, contacts: [{ email: 'lea@exemple.test', name: 'Léa' }] });
+  return id;
+}
 
 let fakeStripe: ReturnType<typeof startFakeStripe> | undefined;

@@ -1,0 +1,56 @@
+--[[
+  Adds contacts to an audience (add_contacts), the caller having set aside the invalid addresses and
+  the platform's dead ones. Each address joins the audience's members at the next rank (campaigns feed
+  them in that order) unless it is already a member (duplicate, also twice in one call) or on the
+  space's suppression list (suppressed); the contact's name and fields given here replace the ones kept.
+  KEYS[1] audience         hash of the audience's fields (seq: the last rank given)
+  KEYS[2] audienceMembers  sorted set address -> rank
+  KEYS[3] contacts         hash address -> contact JSON {name?, fields?}
+  KEYS[4] suppressions     hash of suppressed values (address, @domain)
+  KEYS[5] journal          hash line id -> line JSON
+  KEYS[6] journalIndex     sorted set "<ref> <line id>"
+  ARGV[1] contacts JSON array [{email, contact}] (contact: the JSON to keep, '' to keep the one held)
+  ARGV[2] most examples of skipped addresses to answer
+  ARGV[3] journal line id   ARGV[4] journal line JSON (contacts.added; the script sets data.added and data.skipped)
+  ARGV[5] journal refs JSON array
+  Returns {"added":n,"duplicate":n,"suppressed":n,"examples":[{email,reason}]} | {"error":"not_found"}.
+  Events: none; journal line contacts.added.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "replayedLine"
+--- @include "suppressionEntry"
+local replayed = replayedLine(KEYS[5], ARGV[3])
+if replayed then
+  return cjson.encode({ added = replayed.data.added, duplicate = replayed.data.duplicate, suppressed = replayed.data.suppressed, examples = {} })
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+local maxExamples = tonumber(ARGV[2])
+local added, duplicate, suppressed, examples = 0, 0, 0, {}
+local function skip(email, reason)
+  if #examples < maxExamples then examples[#examples + 1] = { email = email, reason = reason } end
+end
+local rank = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+for _, item in ipairs(cjson.decode(ARGV[1])) do
+  local email = item.email
+  if redis.call('ZSCORE', KEYS[2], email) then
+    duplicate = duplicate + 1
+    skip(email, 'duplicate')
+  elseif suppressionEntry(KEYS[4], email, '@' .. string.match(email, '@(.+)$')) then
+    suppressed = suppressed + 1
+    skip(email, 'suppressed')
+  else
+    rank = rank + 1
+    redis.call('ZADD', KEYS[2], string.format('%d', rank), email)
+    if item.contact ~= '' or redis.call('HEXISTS', KEYS[3], email) == 0 then
+      redis.call('HSET', KEYS[3], email, item.contact == '' and '{}' or item.contact)
+    end
+    added = added + 1
+  end
+end
+redis.call('HSET', KEYS[1], 'seq', string.format('%d', rank))
+local line = cjson.decode(ARGV[4])
+line.data.added, line.data.duplicate, line.data.suppressed = added, duplicate, suppressed
+line.data.skipped = line.data.skipped + duplicate + suppressed
+appendJournal(KEYS[5], KEYS[6], ARGV[3], cjson.encode(line), ARGV[5])
+return cjson.encode({ added = added, duplicate = duplicate, suppressed = suppressed, examples = examples })

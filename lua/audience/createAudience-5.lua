@@ -1,0 +1,21 @@
+--[[
+  Creates an audience (create_audience): a named, empty list of the space's contacts.
+  KEYS[1] space         hash of the space's fields (a space erased meanwhile gets nothing written)
+  KEYS[2] audiences     sorted set (score 0, lex) of the space's audience ids
+  KEYS[3] audience      hash of the new audience's fields
+  KEYS[4] journal       hash line id -> line JSON
+  KEYS[5] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] audience id   ARGV[2] name   ARGV[3] now, ISO 8601   ARGV[4] creating key id
+  ARGV[5] journal line id   ARGV[6] journal line JSON (audience.created)   ARGV[7] journal refs JSON array
+  Returns {"ok":true} | {"error":"not_found"} (no such space).
+  Events: none; journal line audience.created.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "replayedLine"
+if replayedLine(KEYS[4], ARGV[5]) then return cjson.encode({ ok = true }) end
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+redis.call('HSET', KEYS[3], 'id', ARGV[1], 'name', ARGV[2], 'created_at', ARGV[3], 'created_by', ARGV[4], 'seq', '0', 'live', '0')
+redis.call('ZADD', KEYS[2], '0', ARGV[1])
+appendJournal(KEYS[4], KEYS[5], ARGV[5], ARGV[6], ARGV[7])
+return cjson.encode({ ok = true })

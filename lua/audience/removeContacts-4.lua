@@ -1,0 +1,25 @@
+--[[
+  Removes addresses from an audience (remove_contacts). The contacts stay in the space (their threads
+  and campaigns name them); a campaign stops a removed contact it has not written to yet.
+  KEYS[1] audience         hash of the audience's fields
+  KEYS[2] audienceMembers  sorted set address -> rank
+  KEYS[3] journal          hash line id -> line JSON
+  KEYS[4] journalIndex     sorted set "<ref> <line id>"
+  ARGV[1] addresses JSON array
+  ARGV[2] journal line id   ARGV[3] journal line JSON (contacts.removed; the script sets data.removed)
+  ARGV[4] journal refs JSON array
+  Returns {"removed":n} | {"error":"not_found"}.
+  Events: none; journal line contacts.removed.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "replayedLine"
+local replayed = replayedLine(KEYS[3], ARGV[2])
+if replayed then return cjson.encode({ removed = replayed.data.removed }) end
+if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+local removed = 0
+for _, email in ipairs(cjson.decode(ARGV[1])) do removed = removed + redis.call('ZREM', KEYS[2], email) end
+local line = cjson.decode(ARGV[3])
+line.data.removed = removed
+appendJournal(KEYS[3], KEYS[4], ARGV[2], cjson.encode(line), ARGV[4])
+return cjson.encode({ removed = removed })

@@ -1,0 +1,24 @@
+--[[
+  Pauses a running campaign (pause_campaign): from this script on, the feeder creates nothing for it;
+  the caller then holds its queued messages (lua/campaign/holdMessage).
+  KEYS[1] campaign      hash of the campaign's fields
+  KEYS[2] events        stream of the space's events
+  KEYS[3] journal       hash line id -> line JSON
+  KEYS[4] journalIndex  sorted set "<ref> <line id>"
+  ARGV[1] journal line id   ARGV[2] journal line JSON (campaign.paused)   ARGV[3] journal refs JSON array
+  ARGV[4] event envelope JSON (mail.campaign.paused)
+  Returns {"status":"paused"} | {"error":"not_found"} | {"error":"campaign_not_running","hint":{"status":...}}.
+  Events: mail.campaign.paused; journal line campaign.paused.
+]]
+--- @include "refuse"
+--- @include "appendJournal"
+--- @include "appendEvent"
+--- @include "replayedLine"
+if replayedLine(KEYS[3], ARGV[1]) then return cjson.encode({ status = 'paused' }) end
+local fields = redis.call('HMGET', KEYS[1], 'id', 'status')
+if not fields[1] then return refuse('not_found') end
+if fields[2] ~= 'running' then return refuse('campaign_not_running', { status = fields[2] }) end
+redis.call('HSET', KEYS[1], 'status', 'paused')
+appendJournal(KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
+appendEvent(KEYS[2], ARGV[4])
+return cjson.encode({ status = 'paused' })

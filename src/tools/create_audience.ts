@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import { createAudience } from '../../actors/audience.js';
+import { oneLine } from '../sending/validate.js';
+import { quote } from '../texts.js';
+import { defineTool } from './registry.js';
+import { AudienceSchema, Input, Output } from './schemas.js';
+
+export default defineTool({
+  name: 'create_audience',
+  description:
+    "Crée une audience : une liste nommée de contacts de l'espace, que des campagnes visent (create_campaign). " +
+    'Ajoutez-lui des contacts avec add_contacts.',
+  input: Input({ name: Type.String({ minLength: 1, maxLength: 120, description: "nom de l'audience, une ligne" }) }),
+  output: Output({ audience: AudienceSchema }),
+  permission: ['send', 'approve'],
+  verifiedRequired: false,
+  effect: 'write',
+  async handler({ rt, access }, input) {
+    return { audience: await createAudience(rt, access, oneLine(input.name, 'name')) };
+  },
+  text: (out) => `Audience ${quote(out.audience.name)} créée (${out.audience.id}). Ajoutez-lui des contacts avec add_contacts.`,
+});
