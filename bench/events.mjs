@@ -155,6 +155,7 @@ console.log('|---|---:|---|');
 console.log(row('event_feed, pages of 100 (HTTP, wrk -c50)', field(feed, 'req_s'),
   `${Number(field(feed, 'req_s')) * 100} events/s; p50 ${field(feed, 'p50_ms')} ms, p99 ${field(feed, 'p99_ms')} ms`));
 console.log(row('raw XRANGE COUNT 100, same stream (redis-benchmark -c50)', Math.round(Number(xrangePerSecond)), 'Redis alone'));
+console.log(row('event_feed vs raw XRANGE (pages, same run)', (Number(field(feed, 'req_s')) / Number(xrangePerSecond)).toFixed(3), 'the ratio BENCHMARKS.md quotes'));
 console.log(row(`signed webhook deliveries to a local https receiver (${SPACES} spaces × ${EVENTS + 1} events, ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''})`, field(result, 'per_s'),
   `${field(result, 'deliveries')} in ${field(result, 'secs')} s (first to last arrival; ${wall.toFixed(2)} s from worker start), ` +
   `${field(result, 'sampled')} signatures checked with standardwebhooks, ${field(result, 'bad_signatures')} bad`));
