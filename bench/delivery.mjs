@@ -285,10 +285,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   floor.stdout.on('data', (chunk) => (floorOut += chunk));
   const floorCode = await new Promise((resolve) => floor.once('exit', resolve));
   const floorRate = Number(/per_s=([\d.]+)/.exec(floorOut)?.[1]);
+  const floorUs = Number(/cpu_us=([\d.]+)/.exec(floorOut)?.[1]);
   if (floorCode !== 0 || !floorRate) fail(`the floor failed (exit ${floorCode}): ${floorOut}`);
 
   const postfix = await postfixRound(signedFile);
-  rows.push({ round, project, floor: floorRate, postfix, workerUs, redisUs });
+  rows.push({ round, project, floor: floorRate, postfix, workerUs, redisUs, floorUs });
 }
 
 // ---- due time to departure, at half the worker's median rate -----------------------------------------
@@ -302,11 +303,11 @@ for (let i = 0; i < rate * LATENCY_SECONDS; i++) {
 }
 const latency = (await departures(await Promise.all(latencyMessages))).times.map((d) => d.sent - d.due).sort((a, b) => a - b);
 
-console.log('| round | worker msgs/s | floor msgs/s | worker vs floor | postfix relay msgs/s | worker vs postfix | worker CPU µs/msg | Redis CPU µs/msg |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| round | worker msgs/s | floor msgs/s | worker vs floor | postfix relay msgs/s | worker vs postfix | worker CPU µs/msg | Redis CPU µs/msg | floor CPU µs/msg |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.round} | ${Math.round(r.project)} | ${Math.round(r.floor)} | ${(r.project / r.floor).toFixed(2)} | ${Math.round(r.postfix)} | ` +
-    `${(r.project / r.postfix).toFixed(2)} | ${Math.round(r.workerUs)} | ${Math.round(r.redisUs)} |`);
+    `${(r.project / r.postfix).toFixed(2)} | ${Math.round(r.workerUs)} | ${Math.round(r.redisUs)} | ${r.floorUs} |`);
 }
 console.log();
 console.log(`${MESSAGES} messages a round (${SPACES * INBOXES} inboxes, ${signedBytes} bytes each once signed), one worker process.`);
