@@ -1,26 +1,20 @@
 #!/usr/bin/env bash
-# `npm run bench`: every benchmark in full, one after the other (about 25 min here), then their tables,
+# `npm run bench`: every benchmark in full, one after the other (about 40 min here), then their tables,
 # each under the command that printed it, written into BENCHMARKS.md between the "latest full run"
-# markers, replacing the previous run's. The hand-written sections around them (what each benchmark
-# does, how to read it, the reference runs) stay as they are. A benchmark that fails stops the run and
-# BENCHMARKS.md is left untouched. Run it alone on the machine (`flock /tmp/fullsuite.lock npm run bench`
-# where several people share it).
+# markers, replacing the previous run's. The benchmarks are the files bench/smoke.sh runs (those holding
+# the marker @bench-smoke, BENCHMARKS.md "Smoke mode"), here without --smoke: a new one joins both by
+# its marker. The hand-written sections of BENCHMARKS.md (what each does, how to read it, the reference
+# runs) stay as they are. A benchmark that fails stops the run and BENCHMARKS.md is left untouched. Run
+# it alone on the machine (`flock /tmp/fullsuite.lock npm run bench` where several people share it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCHMARKS=(
-  'bash bench/send.sh'
-  'bash bench/reads.sh'
-  'node bench/events.mjs'
-  'bash bench/delivery.sh'
-  'bash bench/scale.sh'
-  'bash bench/inbound.sh'
-  'bash bench/inbound-floor.sh'
-)
+mapfile -t marked < <(grep -l '@bench-smoke' bench/*.sh bench/*.mjs | grep -v '^bench/smoke\.sh$')
 npm run build >/dev/null
 run=$(mktemp -t mailbox-bench-all.XXXXXX)
 trap 'rm -f "$run"' EXIT
 echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), \`npm run bench\`; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start." >"$run"
-for command in "${BENCHMARKS[@]}"; do
+for file in "${marked[@]}"; do
+  case $file in *.mjs) command="node $file" ;; *) command="bash $file" ;; esac
   echo "== $command" >&2
   { echo; echo "#### \`$command\`"; echo; } >>"$run"
   $command | tee -a "$run"
