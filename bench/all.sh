@@ -8,7 +8,7 @@
 # it alone on the machine (`flock /tmp/fullsuite.lock npm run bench` where several people share it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t marked < <(grep -l '@bench-smoke' bench/*.sh bench/*.mjs | grep -v '^bench/smoke\.sh$')
+mapfile -t marked < <(bash bench/marked.sh)
 npm run build >/dev/null
 run=$(mktemp -t mailbox-bench-all.XXXXXX)
 trap 'rm -f "$run"' EXIT

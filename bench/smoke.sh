@@ -12,7 +12,7 @@ if [[ ! -x ${BENCH_KIT:-../shared/bench}/setup.sh ]]; then
   exit 1
 fi
 npm run build >/dev/null || exit 1
-mapfile -t marked < <(grep -l '@bench-smoke' bench/*.sh bench/*.mjs | grep -v '^bench/smoke\.sh$')
+mapfile -t marked < <(bash bench/marked.sh)
 if (($#)); then marked=("${@/#/bench/}"); fi
 failed=()
 for file in "${marked[@]}"; do
