@@ -12,7 +12,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { RETRY_DELAYS_MS } from '../src/sending/retries.js';
-import { openIntervals } from '../src/sending/window.js';
+import { openIntervalsAt } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
@@ -51,7 +51,7 @@ type TakeReply = { taken: StoredMessage; attempt: number; suppressed?: string } 
 
 /** The window's state now: open, or when it opens next; and its first opening on a later Paris day. */
 function windowAt(rt: Runtime, now: number): { open: boolean; next: number; nextDay: number } {
-  const intervals = openIntervals(rt.config.sendWindow, now, 15);
+  const intervals = openIntervalsAt(rt.config.sendWindow, now, 15);
   const later = intervals.find((interval) => parisDay(interval.start) !== parisDay(now));
   const nextDay = later?.start ?? now + HOLD_MS;
   const [first] = intervals;

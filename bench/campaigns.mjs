@@ -6,7 +6,7 @@
 //  - a campaign over INBOXES inboxes past their warm-up (a plan of DAILY_MAX a day, SEND_WINDOW=always,
 //    SPACING_SECONDS=0, as bench/seed.mjs does for the send bench): one feeder visit writes a day of
 //    every inbox's quota; its time and Redis commands per message created.
-// `--smoke`: 2 calls and 2 inboxes, seconds, no timing claim (CI runs it).
+// `--smoke` (@bench-smoke): 2 calls and 2 inboxes, seconds, no timing claim (CI runs it).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

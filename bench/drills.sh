@@ -3,7 +3,7 @@
 # Redis (append-only, appendfsync everysec then always) and of the delivery worker, each under a load
 # of send_email retried with idempotency keys; counts acknowledged vs stored vs delivered (bench/drills.mjs).
 #   bash bench/drills.sh           # 4 drills x 200 messages, about 4 min on a shared 2-core machine
-#   bash bench/drills.sh --smoke   # 4 drills x 24 messages, for CI
+#   bash bench/drills.sh --smoke   # @bench-smoke: 4 drills x 24 messages, for CI
 # Loopback only; everything it starts, it stops (the driver's process group and the scratch directory).
 # Exit 1 when a drill lost an acknowledged message, did not drain, or delivered a copy outside the
 # documented window.

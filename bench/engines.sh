@@ -4,10 +4,16 @@
 # closed-loop wrk runs of 50 connections (../shared/bench/http-load.sh, 2 s warm-up, SECONDS timed,
 # default 5) on get_settings, send_email and the floor. Prints a markdown table. Loopback only;
 # everything it starts, it stops. Usage: bash bench/engines.sh [SECONDS]
+#   bash bench/engines.sh --smoke   # @bench-smoke: 1 s runs after 1 s of warm-up; fails on any 4xx/5xx
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kit=$(cd ../shared/bench && pwd)
-secs=${1:-5}
+kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
+if [[ ${1:-} == --smoke ]]; then
+  secs=1
+  export BENCH_WARMUP_SECS=1
+else
+  secs=${1:-5}
+fi
 bash "$kit/setup.sh" >/dev/null
 npm run build >/dev/null
 export BENCH_RUN=$(mktemp -d -t mailbox-bench-engines.XXXXXX)
@@ -28,6 +34,7 @@ echo '{}' >"$BENCH_RUN/empty.json"
 load() {
   BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "$1" "$2" 50 "$secs" && return
   echo "$1 failed; it answers: $(curl -s -XPOST -H "authorization: Bearer $key" -H 'content-type: application/json' --data-binary "@$2" "$1" | head -c 300)" >&2
+  return 1
 }
 
 echo "| engine | get_settings req/s | p99 ms | send_email req/s | p50 ms | p99 ms | floor req/s |"

@@ -4,6 +4,8 @@
 //    end in its own process), beside raw XRANGE COUNT 100 on the same stream (redis-benchmark);
 //  - signed webhook deliveries per second: SPACES spaces with EVENTS events each already in their
 //    streams, `mailbox serve --role worker` started, a local https receiver counting arrivals.
+// `--smoke` (@bench-smoke): 8 spaces × 10 events, 100 feed events, 2 s of wrk; no timing judged, but a
+// 4xx/5xx, an empty answer or a missing or badly signed delivery still fails the run.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,17 +19,26 @@ import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox, resumeInbox, suspendInbox } from '../dist/actors/inbox.js';
 import { declareWebhook } from '../dist/actors/webhook.js';
 
-const SPACES = Number(process.env.BENCH_SPACES ?? 256);
+const smoke = process.argv.includes('--smoke');
+const SPACES = Number(process.env.BENCH_SPACES ?? (smoke ? 8 : 256));
 /** `mailbox serve --role worker` processes sharing the deliveries. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 80);
-const FEED_EVENTS = 1_000;
+const EVENTS = Number(process.env.BENCH_EVENTS ?? (smoke ? 10 : 80));
+const FEED_EVENTS = smoke ? 100 : 1_000;
+const LOAD_SECONDS = smoke ? '2' : '10';
 const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-events-'));
 const children = [];
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(run, { recursive: true, force: true });
 });
+
+function fail(why) {
+  console.error(`events benchmark: ${why}`);
+  process.exit(1);
+}
+/** The deliveries must all arrive within this; a stuck worker fails the run rather than hanging it. */
+const DELIVERIES_DEADLINE_MS = 300_000;
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -102,11 +113,17 @@ for (let i = 0; i < 100; i++) {
 }
 const body = join(run, 'feed.json');
 writeFileSync(body, JSON.stringify({ limit: 100 }));
+const page = await fetch(`http://127.0.0.1:${httpPort}/v1/event_feed`, {
+  method: 'POST', headers: { authorization: `Bearer ${feedSpace.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ limit: 100 }),
+}).then((r) => r.json());
+if (page.events?.length !== 100) fail(`event_feed answered ${JSON.stringify(page).slice(0, 300)}`);
 const load = (url) =>
-  execFileSync('bash', ['../shared/bench/http-load.sh', url, body, '50', '10'], { env: { ...process.env, BENCH_AUTH: `Bearer ${feedSpace.api_key}` } }).toString();
+  execFileSync('bash', [`${process.env.BENCH_KIT ?? '../shared/bench'}/http-load.sh`, url, body, '50', LOAD_SECONDS], {
+    env: { ...process.env, BENCH_AUTH: `Bearer ${feedSpace.api_key}`, ...(smoke && { BENCH_WARMUP_SECS: '1' }) },
+  }).toString();
 const field = (line, name) => new RegExp(`${name}=([^ ]+)`).exec(line)?.[1];
 const feed = load(`http://127.0.0.1:${httpPort}/v1/event_feed`);
-const xrange = execFileSync('redis-benchmark', ['-p', String(redisPort), '-c', '50', '-n', '200000', '-q',
+const xrange = execFileSync('redis-benchmark', ['-p', String(redisPort), '-c', '50', '-n', smoke ? '20000' : '200000', '-q',
   'XRANGE', spaceKeys(feedSpace.space_id).events, '-', '+', 'COUNT', '100']).toString();
 const xrangePerSecond = /([\d.]+) requests per second/.exec(xrange)?.[1];
 
@@ -126,7 +143,10 @@ await Promise.all(
 writeFileSync(secretsFile, JSON.stringify(secrets));
 const started = performance.now();
 for (let i = 0; i < WORKERS; i++) await start('node', ['bin/mailbox.js', 'serve', '--role', 'worker'], env, null);
+const deadline = setTimeout(() => fail(`not every delivery arrived within ${DELIVERIES_DEADLINE_MS / 1000} s`), DELIVERIES_DEADLINE_MS);
 const result = (await receiver.lines(/(deliveries=.*)\n/))[1];
+clearTimeout(deadline);
+if (field(result, 'bad_signatures') !== '0') fail(`bad signatures: ${result}`);
 const wall = (performance.now() - started) / 1000;
 
 const row = (what, perSecond, detail) => `| ${what} | ${perSecond} | ${detail} |`;
@@ -135,6 +155,7 @@ console.log('|---|---:|---|');
 console.log(row('event_feed, pages of 100 (HTTP, wrk -c50)', field(feed, 'req_s'),
   `${Number(field(feed, 'req_s')) * 100} events/s; p50 ${field(feed, 'p50_ms')} ms, p99 ${field(feed, 'p99_ms')} ms`));
 console.log(row('raw XRANGE COUNT 100, same stream (redis-benchmark -c50)', Math.round(Number(xrangePerSecond)), 'Redis alone'));
+console.log(row('event_feed vs raw XRANGE (pages, same run)', (Number(field(feed, 'req_s')) / Number(xrangePerSecond)).toFixed(3), 'the ratio BENCHMARKS.md quotes'));
 console.log(row(`signed webhook deliveries to a local https receiver (${SPACES} spaces × ${EVENTS + 1} events, ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''})`, field(result, 'per_s'),
   `${field(result, 'deliveries')} in ${field(result, 'secs')} s (first to last arrival; ${wall.toFixed(2)} s from worker start), ` +
   `${field(result, 'sampled')} signatures checked with standardwebhooks, ${field(result, 'bad_signatures')} bad`));

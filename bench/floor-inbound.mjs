@@ -1,7 +1,7 @@
 // The inbound path's floor: bare smtp-server that reads each message through the project's own
 // parse (src/smtp/parse.ts: mailparser, and mailauth's SPF, DKIM, DMARC and ARC with the cached
 // resolver), then answers 250 without storing anything. FLOOR=parser keeps only mailparser.
-// Run by bench/floors.sh under the kit beside Haraka: what the required libraries alone allow.
+// Run by bench/inbound-floor.sh under the kit beside Haraka: what the required libraries alone allow.
 import { SMTPServer } from 'smtp-server';
 import mailparser from 'mailparser';
 import { loadConfig } from '../dist/src/config.js';
@@ -21,7 +21,7 @@ const server = new SMTPServer({
   onData(stream, session, callback) {
     const reading = parserOnly
       ? mailparser.simpleParser(stream, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true })
-      : parseStream(stream, { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: session.envelope.mailFrom?.address ?? '', mta: 'floor', resolver }, { keepRaw: false, maxBytes: 10 * 1024 * 1024 });
+      : parseStream(stream, { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: session.envelope.mailFrom?.address ?? '', mta: 'floor', resolver }, { keepRaw: false, limits: config.smtpMessage });
     reading.then(() => callback(null), callback);
   },
 });

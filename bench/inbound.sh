@@ -5,8 +5,11 @@
 # only after Redis wrote, and after the run the space's stream and threads must hold every message sent.
 # Prints the kit's tables, then that count. `npm run bench:inbound` runs it (after a build).
 # Kit knobs (BENCH_REPEAT, BENCH_KA_MSGS, BENCH_NC_MSGS, BENCH_WARMUP_MSGS, ...) pass through.
+#   bash bench/inbound.sh --smoke   # @bench-smoke: one round of a few hundred messages; the stored count still judged
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/smoke-loads.sh
+[[ ${1:-} == --smoke ]] && source bench/smoke-loads.sh
 
 # Called back by baseline.sh once the project listens (PROJECT_PREPARE): seed the inbox, then sample
 # the counts every second into $BENCH_RUN/counts until the project's Redis stops (at the run's end).
@@ -24,7 +27,7 @@ if [[ ${1:-} == prepare ]]; then
   exit 0
 fi
 
-kit=$(cd ../shared/bench && pwd)
+kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
 bash "$kit/setup.sh" >/dev/null
 export BENCH_RUN=${BENCH_RUN:-$(mktemp -d -t mailbox-bench-inbound.XXXXXX)}
 export COMMON_DOMAIN=bench.test MAILBOX_DATA_DIR=$BENCH_RUN/var LOG_LEVEL=warn \

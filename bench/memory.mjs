@@ -6,7 +6,7 @@
 // each from a new correspondent, 312-character text, a 1 KB raw source). Prints, per key family, the
 // Redis bytes per message from MEMORY USAGE (every space-wide key exact, per-message keys sampled),
 // then get_thread (a 20-message thread) and send_email latency, in process, at 10^3 and N messages.
-// `--smoke`: N = 1,000, a few latency samples, no timing judged (CI).
+// `--smoke` (@bench-smoke): N = 1,000, a few latency samples, no timing judged (CI).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -6,7 +6,7 @@
 // search_threads answers QUERIES queries of six kinds, called as the front ends call it (the tool's
 // handler, no HTTP), one at a time. Prints a markdown table: p50/p99 per kind and overall, and the
 // index's Redis memory per message (MEMORY USAGE of every index key, SAMPLES 0).
-// `--smoke`: 2,000 messages and 60 queries, a few seconds, no timing judged (CI).
+// `--smoke` (@bench-smoke): 2,000 messages and 60 queries, a few seconds, no timing judged (CI).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

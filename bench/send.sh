@@ -6,36 +6,23 @@
 # core 1, load on core 0), then on core 0 beside the load generator (Redis on a core of its own, as
 # in production where it is another machine). Prints markdown tables; `npm run bench` runs it.
 # Loopback only; everything it starts, it stops.
+#   bash bench/send.sh           # ~6 min
+#   bash bench/send.sh --smoke   # @bench-smoke: one placement, one round of 2 s, 3 s open loop; no timing judged
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kit=$(cd ../shared/bench && pwd)
-bash "$kit/setup.sh" >/dev/null
-npm run build >/dev/null
+if [[ ${1:-} == --smoke ]]; then
+  placements=(1) rounds=1 secs=2 steady_secs=3
+  export BENCH_WARMUP_SECS=1
+else
+  placements=(1 0) rounds=3 secs=10 steady_secs=30
+fi
 export BENCH_RUN=$(mktemp -d -t mailbox-bench-send.XXXXXX)
-# shellcheck source=/dev/null
-source "$kit/peers.sh"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 peer_start uws-echo >/dev/null; pids+=("$PEER_PID"); echo_port=$PEER_PORT
-# send_email needs the master key (every message carries an unsubscribe link signed under it).
-MAILBOX_MASTER_KEY=$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")
-export MAILBOX_MASTER_KEY
-export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
-  RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \
-  PLANS='{"bench":{"inbox_cap":5,"daily_max":100000000}}'
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
-commands() { redis-cli -p "$1" info stats | awk -F: '/^total_commands_processed/ {print $2}' | tr -d '\r'; }
-# CPU seconds used so far: a process (user + system, from /proc), a Redis (INFO cpu).
-process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$1/stat"; }
-redis_cpu() { redis-cli -p "$1" info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.3f", s}'; }
-per_send() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {printf "%.0f", (b - a) * 1e6 / n}'; }
-# steady SECONDS: open-loop send_email at 2,000/s from wrk pinned on core 0 (bench/rate.lua); one RESULT line.
-steady() {
-  BENCH_BODY="$BENCH_RUN/body.json" BENCH_AUTH="Bearer $key" BENCH_RATE=2000 \
-    taskset -c 0 wrk -t1 -c50 -d"$1s" --timeout 5s -s bench/rate.lua "http://127.0.0.1:$hport/v1/send_email" | grep '^RESULT '
-}
+# steady SECONDS: open-loop send_email at 2,000/s (bench/lib.sh's open_loop).
+steady() { open_loop "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" "Bearer $key" 2000 "$1"; }
 
 # measure REDIS_CORE: starts a fresh Redis and `serve --role http` (core 1), seeds, loads, stops them.
 measure() {
@@ -50,21 +37,21 @@ measure() {
   PORT=$fport setsid taskset -c 1 node --max-semi-space-size=64 bench/floor-send.mjs >"$BENCH_RUN/floor-$redis_core.log" 2>&1 &
   local fpid=$!
   pids+=("$rpid" "$npid" "$fpid")
-  for _ in $(seq 100); do node -e "fetch('http://127.0.0.1:$hport/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && break; sleep 0.2; done
+  healthy "$hport"
   key=$(node bench/seed.mjs "$BENCH_RUN/body.json")
-  # Latency first, on the warm service at a steady 2,000/s: 5 s at that rate untimed, then 30 s timed,
-  # open loop from C (bench/rate.lua) so the load generator adds no pauses of its own.
-  steady 5 >/dev/null
+  # Latency first, on the warm service at a steady 2,000/s: 5 s at that rate untimed (1 s in smoke),
+  # then the timed run, open loop from C (bench/rate.lua) so the load generator adds no pauses of its own.
+  steady "$((steady_secs > 5 ? 5 : 1))" >/dev/null
   local commands0 node0 redis0 commands1 node1 redis1 sent
   commands0=$(commands "$rport"); node0=$(process_cpu "$npid"); redis0=$(redis_cpu "$rport")
-  fixed=$(steady 30)
+  fixed=$(steady "$steady_secs")
   commands1=$(commands "$rport"); node1=$(process_cpu "$npid"); redis1=$(redis_cpu "$rport")
   sent=$(field requests "$fixed")
-  for round in 1 2 3; do
+  for round in $(seq "$rounds"); do
     local p f e
-    p=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
-    f=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$fport/v1/send_email" "$BENCH_RUN/body.json" 50 10)
-    e=$(BENCH_AUTH="Bearer x" bash "$kit/http-load.sh" "http://127.0.0.1:$echo_port/" "$BENCH_RUN/body.json" 50 10)
+    p=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$hport/v1/send_email" "$BENCH_RUN/body.json" 50 "$secs")
+    f=$(BENCH_AUTH="Bearer $key" bash "$kit/http-load.sh" "http://127.0.0.1:$fport/v1/send_email" "$BENCH_RUN/body.json" 50 "$secs")
+    e=$(BENCH_AUTH="Bearer x" bash "$kit/http-load.sh" "http://127.0.0.1:$echo_port/" "$BENCH_RUN/body.json" 50 "$secs")
     rows+=("$round|$p|$f|$e")
   done
   kill -- "-$npid" "-$fpid" "-$rpid" 2>/dev/null || true
@@ -77,14 +64,13 @@ measure() {
     IFS='|' read -r round p f e <<<"$row"
     local pr fr er
     pr=$(field req_s "$p"); fr=$(field req_s "$f"); er=$(field req_s "$e")
-    echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $fr | $(awk -v a="$pr" -v b="$fr" 'BEGIN {printf "%.2f", a/b}') | $er | $(awk -v a="$pr" -v b="$er" 'BEGIN {printf "%.2f", a/b}') |"
+    echo "| $round | $pr | $(field p50_ms "$p") | $(field p99_ms "$p") | $fr | $(ratio "$pr" "$fr") | $er | $(ratio "$pr" "$er") |"
   done
   echo
-  echo "Open loop at 2,000 send_email/s for 30 s (after 5 s at that rate): $(field p50_ms "$fixed") ms p50, $(field p99_ms "$fixed") ms p99, $(field p999_ms "$fixed") ms p99.9, $(field max_ms "$fixed") ms max, $(field req_s "$fixed") req/s, $(field bad_status "$fixed") errors"
+  echo "Open loop at 2,000 send_email/s for $steady_secs s (after a few seconds at that rate): $(field p50_ms "$fixed") ms p50, $(field p99_ms "$fixed") ms p99, $(field p999_ms "$fixed") ms p99.9, $(field max_ms "$fixed") ms max, $(field req_s "$fixed") req/s, $(field bad_status "$fixed") errors"
   echo "Redis commands per send_email (total_commands_processed over the open-loop run / requests): $(awk -v a="$commands0" -v b="$commands1" -v n="$sent" 'BEGIN {printf "%.2f", (b-a)/n}')"
-  echo "CPU per send_email over the open-loop run: Node $(per_send "$node0" "$node1" "$sent") µs, Redis $(per_send "$redis0" "$redis1" "$sent") µs (user + system; /proc and INFO cpu)"
+  echo "CPU per send_email over the open-loop run: Node $(per_request "$node0" "$node1" "$sent") µs, Redis $(per_request "$redis0" "$redis1" "$sent") µs (user + system; /proc and INFO cpu)"
   echo
 }
 
-measure 1
-measure 0
+for core in "${placements[@]}"; do measure "$core"; done

@@ -7,7 +7,7 @@
 //    BENCH_WS_ENGINE=node on node:http and the ws package): SOCKETS
 //    sockets over SPACES spaces, each authenticated and subscribed (so SPACES blocking readers), and
 //    the process's RSS before and after.
-// `--smoke`: a few hundred events and sockets, seconds, no target: it checks the benchmark still runs.
+// `--smoke` (@bench-smoke): a few hundred events and sockets, seconds, no target: it checks the benchmark still runs.
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -149,3 +149,20 @@ export function afterWorkingDays(fromMs: number, days: number): number {
   const later = openIntervals(PARIS_WORKING_DAYS, fromMs, 62).filter((interval) => interval.day > fromDay);
   return DateTime.fromISO(later[days - 1]!.day, { zone: PARIS_WORKING_DAYS.zone }).plus({ minutes: PARIS_WORKING_DAYS.startMinute }).toMillis();
 }
+
+const byMinute = new WeakMap<SendWindow, { minute: number; days: number; intervals: DayInterval[] }>();
+
+/**
+ * openIntervals(window, now, days), computed once a minute per window and clipped at `now`: the same
+ * intervals, since a minute never spans two calendar days. The delivery worker asks at every departure,
+ * and luxon's arithmetic over 15 days cost a departure about as much as composing its MIME message.
+ */
+export function openIntervalsAt(window: SendWindow, now: number, days: number): DayInterval[] {
+  const minute = now - (now % 60_000);
+  let cached = byMinute.get(window);
+  if (cached?.minute !== minute || cached.days !== days) {
+    cached = { minute, days, intervals: openIntervals(window, minute, days) };
+    byMinute.set(window, cached);
+  }
+  return cached.intervals.filter((interval) => interval.end > now).map((interval) => (interval.start < now ? { ...interval, start: now } : interval));
+}

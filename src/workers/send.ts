@@ -21,7 +21,8 @@ import { countDeparture } from '../metrics.js';
 import { queueWorker, wakeInbox, type WakeJob } from '../redis/queues.js';
 import type { Runtime } from '../runtime.js';
 
-async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Departure): Promise<OutgoingMail> {
+/** The mail a departure leaves as (bench/delivery.mjs builds its floor's input with it too). */
+export async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Departure): Promise<OutgoingMail> {
   const [wrote, dkim, files] = await Promise.all([
     correspondentWrote(rt, spaceId, message),
     inbox.shared === '1' ? serviceDkimKey(rt, inbox.domain) : dkimKeyFor(rt, spaceId, inbox.domain),

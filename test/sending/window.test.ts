@@ -1,6 +1,6 @@
 /** The sending window: Paris working days, French public holidays, summer time. */
 import t from 'tap';
-import { frenchHolidays, openIntervals, parseSendWindow } from '../../src/sending/window.js';
+import { frenchHolidays, openIntervals, openIntervalsAt, parseSendWindow } from '../../src/sending/window.js';
 
 const paris = parseSendWindow('mon-fri 09:00-18:00 Europe/Paris holidays:fr');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -51,5 +51,18 @@ t.test('always, and replies outside the window, open whole days', async (t) => {
 t.test('bad configurations are refused at start', async (t) => {
   for (const spec of ['mon-fri 18:00-09:00 Europe/Paris', 'fri-mon 09:00-18:00 Europe/Paris', 'moon 09:00-18:00 Europe/Paris', 'sometimes']) {
     t.throws(() => parseSendWindow(spec), spec);
+  }
+});
+
+t.test('computed once a minute, the intervals are those computed at the instant', async (t) => {
+  const windows = [paris, parseSendWindow('always'), parseSendWindow('mon,wed,fri 08:30-12:15 America/New_York')];
+  // Across a summer-time change, a window's opening and closing, midnight, and seconds inside a minute.
+  const instants = [
+    '2026-03-27T07:59:59.999Z', '2026-03-27T08:00:00.000Z', '2026-03-27T16:59:30.500Z', '2026-03-27T17:00:00.001Z',
+    '2026-03-28T23:00:00.000Z', '2026-03-29T00:59:59.000Z', '2026-03-29T01:00:30.000Z', '2026-11-24T12:15:00.000Z',
+    '2026-11-24T17:14:59.999Z', '2026-11-24T17:15:00.000Z', '2026-11-24T17:15:45.000Z',
+  ].map(Date.parse);
+  for (const window of windows) {
+    for (const now of instants) t.same(openIntervalsAt(window, now, 15), openIntervals(window, now, 15), `${window.zone} at ${new Date(now).toISOString()}`);
   }
 });
