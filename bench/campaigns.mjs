@@ -9,7 +9,6 @@
 // `--smoke` (@bench-smoke): 2 calls and 2 inboxes, seconds, no timing claim (CI runs it).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { ManualClock } from '../dist/src/clock.js';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
@@ -20,19 +19,13 @@ import { createInbox } from '../dist/actors/inbox.js';
 import { addContacts, createAudience } from '../dist/actors/audience.js';
 import { createCampaign, startCampaign } from '../dist/actors/campaign.js';
 import { feedCampaign } from '../dist/actors/campaign-feed.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const CALLS = smoke ? 2 : Number(process.env.BENCH_CALLS ?? 100);
 const INBOXES = smoke ? 2 : Number(process.env.BENCH_INBOXES ?? 10);
 const DAILY_MAX = smoke ? 50 : Number(process.env.BENCH_DAILY_MAX ?? 500);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const redisPort = await freePort();
 const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });

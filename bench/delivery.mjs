@@ -33,6 +33,7 @@ import { outgoing } from '../dist/src/workers/send.js';
 import { readInbox } from '../dist/actors/records.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox } from '../dist/actors/inbox.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? (smoke ? 200 : 3000));
@@ -62,13 +63,6 @@ function fail(why) {
   process.exit(1);
 }
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function until(what, check, ms) {
   const end = Date.now() + ms;

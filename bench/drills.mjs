@@ -8,12 +8,12 @@
 // acknowledged message, did not drain, or delivered a copy outside the documented window.
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { spaceKeys } from '../dist/src/redis/keys.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const run = process.env.DRILLS_RUN;
@@ -33,13 +33,6 @@ const DRILLS = [
   { name: 'delivery worker', fsync: 'everysec', victim: 'worker', downMs: LEASE_MS + 500 },
 ];
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function until(what, check, ms = 20_000) {
   const end = Date.now() + ms;

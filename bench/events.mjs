@@ -9,7 +9,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
@@ -18,6 +17,7 @@ import { spaceKeys } from '../dist/src/redis/keys.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox, resumeInbox, suspendInbox } from '../dist/actors/inbox.js';
 import { declareWebhook } from '../dist/actors/webhook.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const SPACES = Number(process.env.BENCH_SPACES ?? (smoke ? 8 : 256));
@@ -40,13 +40,6 @@ function fail(why) {
 /** The deliveries must all arrive within this; a stuck worker fails the run rather than hanging it. */
 const DELIVERIES_DEADLINE_MS = 300_000;
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A child process; resolves with it once a stdout line matches `ready` (if given). */
 function start(command, args, env, ready) {

@@ -10,11 +10,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from './lib.mjs';
 
 const { values } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, root: { type: 'string', default: '.' } } });
 const root = resolve(values.root);
@@ -43,12 +43,7 @@ process.on('exit', () => {
   rmSync(run, { recursive: true, force: true });
 });
 
-const port = await new Promise((done) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => done(port));
-  });
-});
+const port = await freePort();
 redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...REDIS_ENCODING_ARGS], { stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
 

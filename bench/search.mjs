@@ -9,7 +9,6 @@
 // `--smoke` (@bench-smoke): 2,000 messages and 60 queries, a few seconds, no timing judged (CI).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
 import { spaceKeys, spaceTag } from '../dist/src/redis/keys.js';
@@ -17,6 +16,7 @@ import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox } from '../dist/actors/inbox.js';
 import { receiveInbound } from '../dist/actors/inbound.js';
 import { toolByName } from '../dist/src/tools/index.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? (smoke ? 2_000 : 100_000));
@@ -27,13 +27,6 @@ const CORRESPONDENTS = 3_000;
 
 const children = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 const redisPort = await freePort();
 const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
 children.push(redis);

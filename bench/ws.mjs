@@ -10,7 +10,6 @@
 // `--smoke` (@bench-smoke): a few hundred events and sockets, seconds, no target: it checks the benchmark still runs.
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -18,6 +17,7 @@ import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox, resumeInbox, suspendInbox } from '../dist/actors/inbox.js';
+import { freePort } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const SOCKETS = Number(process.env.BENCH_WS_SOCKETS ?? (smoke ? 200 : 10_000));
@@ -34,13 +34,6 @@ process.on('exit', () => {
   rmSync(run, { recursive: true, force: true });
 });
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A child process; resolves once its output matches `ready` (if given). */
 function start(command, args, env, ready) {
