@@ -155,6 +155,10 @@
     draft: 'brouillon', queued: 'en file', sending: 'en cours d’envoi', sent: 'parti', delivered: 'remis', bounced: 'rejeté', failed: 'échec',
     rejected: 'refusé', cancelled: 'annulé', received: 'reçu', active: 'active', suspended: 'suspendue', deleted: 'supprimée',
     pending: 'en attente', verified: 'vérifié', found: 'trouvé', absent: 'absent', different: 'différent', running: 'en cours', paused: 'en pause', finished: 'terminée',
+    // Where a contact stands in a campaign (get_contact), and why it was skipped or stopped.
+    claimed: 'en préparation', written: 'écrit', skipped: 'écarté', stopped: 'arrêté', replied: 'a répondu', unsubscribed: 'désinscrit',
+    complained: 's’est plaint', duplicate: 'déjà écrit depuis ces boîtes', filtered: 'refusé par un filtre', removed: 'retiré de l’audience',
+    suppressed: 'bloqué', dead_address: 'adresse morte', unresolved_placeholder: 'champ manquant',
   };
   const words = (value) => STATUS_WORDS[value] || value;
 
@@ -244,7 +248,7 @@
             ['Bloqué', data.suppression ? `oui (${data.suppression.reason}, depuis le ${inWords(data.suppression.since)})` : 'non'],
           ]),
           data.campaigns.length ? h('ul', { class: 'list', 'aria-label': 'Campagnes' }, data.campaigns.map((c) => h('li', {},
-            link(c.name, { page: 'performances', arguments: { campaign_id: c.campaign_id } }), ` — ${c.state}${c.reason ? ` (${c.reason})` : ''}, étape ${c.step}`))) : null,
+            link(c.name, { page: 'performances', arguments: { campaign_id: c.campaign_id } }), ` — ${words(c.state)}${c.reason ? ` (${words(c.reason)})` : ''}, ${c.step ? `relance ${c.step}` : 'premier message'}`))) : null,
           data.threads.length ? h('ul', { class: 'list', 'aria-label': 'Fils' }, data.threads.map((th) => h('li', {},
             link(th.subject || '(sans objet)', { page: 'fils', arguments: { thread_id: th.thread_id } }), ', ', time(th.last_message_at)))) : null)) : null,
         result.list_contacts ? contactList(result.list_contacts) : null);
