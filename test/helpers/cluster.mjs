@@ -59,6 +59,8 @@ function startNode(dir, port) {
   // --dir first: redis chdirs there while reading options, so nodes.conf lands inside it.
   const args = ['--dir', home, '--port', String(port), '--bind', HOST, '--cluster-enabled', 'yes'];
   args.push('--cluster-config-file', 'nodes.conf', '--save', '', '--appendonly', 'no');
+  // As every Redis the service runs on should be (REDIS_ENCODING_ARGS, src/redis/local.ts): a message hash stays a listpack.
+  args.push('--hash-max-listpack-value', '4096');
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d) => (output = (output + d.toString()).slice(-2000));
