@@ -167,7 +167,7 @@ export const FilterSchema = Exact({
   action: Type.Union([Type.Literal('allow'), Type.Literal('block')], { description: "block : refusé ; allow : dès qu'un allow existe, seuls les correspondants autorisés passent" }),
   value: Type.String({ description: 'adresse, domaine (exemple.fr) ou domaine et sous-domaines (.exemple.fr), en minuscules et punycode' }),
   created_at: IsoDate,
-  created_by: Id('key', 'clé qui a ajouté le filtre'),
+  created_by: Type.Union([Id('key'), Type.Literal('human')], { description: "clé qui a ajouté le filtre, ou human : l'humain de l'espace dans l'espace de travail" }),
 });
 
 /** How many filters of each kind apply (inbox_status, get_settings; src/mail/filters.ts filterCounts). */

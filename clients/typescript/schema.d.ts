@@ -5607,8 +5607,8 @@ export interface operations {
                             value: string;
                             /** @description date ISO 8601 (UTC) */
                             created_at: string;
-                            /** @description clé qui a ajouté le filtre */
-                            created_by: string;
+                            /** @description clé qui a ajouté le filtre, ou human : l'humain de l'espace dans l'espace de travail */
+                            created_by: string | "human";
                         };
                     };
                 };
@@ -5731,8 +5731,8 @@ export interface operations {
                             value: string;
                             /** @description date ISO 8601 (UTC) */
                             created_at: string;
-                            /** @description clé qui a ajouté le filtre */
-                            created_by: string;
+                            /** @description clé qui a ajouté le filtre, ou human : l'humain de l'espace dans l'espace de travail */
+                            created_by: string | "human";
                         }[];
                     };
                 };
@@ -5846,8 +5846,8 @@ export interface operations {
                             value: string;
                             /** @description date ISO 8601 (UTC) */
                             created_at: string;
-                            /** @description clé qui a ajouté le filtre */
-                            created_by: string;
+                            /** @description clé qui a ajouté le filtre, ou human : l'humain de l'espace dans l'espace de travail */
+                            created_by: string | "human";
                         };
                     };
                 };

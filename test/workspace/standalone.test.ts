@@ -160,6 +160,12 @@ t.test('a key opens it too; the session cookie acts only for the view of this se
   t.equal(viewCall.status, 200, `the view with the session ${JSON.stringify(await viewCall.clone().json())}`);
   t.equal((await call({ 'x-mailbox-view': 'workspace', origin: 'https://ailleurs.example' })).status, 403, "another site's page is refused");
   t.equal((await call({})).status, 401, 'without the view header the cookie is not a key');
+  const added = await fetch(`${svc.url}/v1/add_filter`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-mailbox-view': 'workspace' },
+    body: JSON.stringify({ direction: 'receive', action: 'block', value: 'spam-humain.example' }),
+  });
+  t.equal((await added.json()).filter?.created_by, 'human', 'a filter the human adds names the human, not a key');
 
   const html = await fetch(`${svc.url}/workspace`);
   t.match(html.headers.get('content-security-policy'), /frame-ancestors 'none'/);
