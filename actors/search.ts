@@ -10,7 +10,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import type { StoredThread } from './records.js';
+import { withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
@@ -200,20 +200,31 @@ interface Found {
   newest: string;
 }
 
-/** The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for the snippet. */
+/**
+ * The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for
+ * the snippet (read back from the blob store when over 2 KB).
+ */
 async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms: QueryTerms): Promise<SearchHit[]> {
   if (!found.length) return [];
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
   for (const { newest, docs } of found) {
-    reads.hget(keys.message(newest), 'text');
+    reads.hmget(keys.message(newest), 'text', 'body_blobs');
     for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
   }
-  const replies = await execAll<string | null>(reads);
+  const replies = await execAll<string | null | (string | null)[]>(reads);
   let at = 0;
-  return found.map(({ thread, newest, docs }) => {
-    const text = replies[at++];
-    const older = replies.slice(at, (at += docs.length - 1)).map((body) => `msg_${body}`);
+  const texts = await withBodies(rt, spaceId, found.map((_, index) => {
+    const [text, blobs] = replies[at] as (string | null)[];
+    at += found[index]!.docs.length;
+    // Only the text's place: the snippet never reads the HTML.
+    return { text: text ?? '', html: '', body_blobs: (blobs ?? '').split(' ').filter((entry) => entry.startsWith('text:')).join(' ') };
+  }));
+  at = 0;
+  return found.map(({ thread, newest, docs }, index) => {
+    const text = texts[index]!.text;
+    at++;
+    const older = (replies.slice(at, (at += docs.length - 1)) as string[]).map((body) => `msg_${body}`);
     // A corrected draft is a document per version: one id for them all.
     return { thread, message_ids: [...new Set([newest, ...older])], snippet: snippet(text || thread.subject, terms) };
   });

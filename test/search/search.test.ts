@@ -78,6 +78,15 @@ t.test('a sent message and a draft are found by their subject, recipient and tex
   t.same(await threadsFound('zinguerie'), [draft.body.thread.id]);
 });
 
+t.test('the snippet of a text over 2 KB comes from the blob store, not the subject', async (t) => {
+  const text = `${'Un long compte rendu de chantier. '.repeat(80)}La charpente est en mélèze.`;
+  const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('long'), subject: 'Compte rendu', text, requires_approval: true });
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  const [hit] = (await search({ query: 'meleze' })).items;
+  t.equal(hit!.thread.id, sent.body.thread.id);
+  t.match(hit!.snippet, /mélèze/);
+});
+
 t.test('a sender\'s retry (same Message-ID) is stored and indexed once', async (t) => {
   const first = mail(recipient('retry'), 'Bordereau', 'Le bordereau signé.', { message_id_header: '<bordereau-1@ailleurs.test>' });
   const stored = await receiveInbound(svc.rt, s.spaceId, inbox, first);
