@@ -15,7 +15,7 @@ import { lineArgs, prepareLine } from './journal.js';
 import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import { withBodies, type StoredMessage } from './records.js';
+import { textOnly, withBodies, type StoredMessage } from './records.js';
 import { attachmentsOf, sameFiles, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
@@ -62,7 +62,9 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
       shas.push(...bodies.shas);
     }
     const reindex = changed.subject !== undefined || changed.text !== undefined;
-    const search = indexing(access.space.id, m.inbox_id, m.thread_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: changed.text ?? m.text });
+    // A new subject alone indexes the draft's text too, read back from the blob store when it lives there.
+    const indexedText = changed.text ?? (reindex ? (await withBodies(rt, access.space.id, [textOnly(m.text, m.body_blobs)]))[0]!.text : '');
+    const search = indexing(access.space.id, m.inbox_id, m.thread_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: indexedText });
     return rt.scripts.run(
       'message/updateDraft',
       {

@@ -9,7 +9,7 @@ import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
-import { withBodies } from './records.js';
+import { textOnly, withBodies } from './records.js';
 import { attachmentsOf } from './attachments.js';
 
 /** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
@@ -115,7 +115,7 @@ export async function completeEnvelopes(rt: Runtime, spaceId: string, jsons: str
   for (const { parsed } of pending) reads.hmget(keys.message(parsed.fill.message_id), ...FILL_FIELDS);
   const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
   // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
-  const texts = await withBodies(rt, spaceId, messages.map((m) => ({ text: m.text, html: '', body_blobs: m.body_blobs.split(' ').filter((entry) => entry.startsWith('text:')).join(' ') })));
+  const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
   messages.forEach((m, i) => (m.text = texts[i]!.text));
   const complete = [...jsons];
   pending.forEach(({ index, parsed: { fill, ...envelope } }, i) => {

@@ -110,6 +110,9 @@ export async function readMessage(rt: Runtime, spaceId: string, messageId: strin
   return fields.id ? (await withBodies(rt, spaceId, [fields as unknown as StoredMessage]))[0]! : null;
 }
 
+/** A message's text alone, with its place in the blob store when it lives there: what snippets, events and the index read (never the HTML). */
+export const textOnly = (text: string, bodyBlobs: string) => ({ text, html: '', body_blobs: bodyBlobs.split(' ').filter((entry) => entry.startsWith('text:')).join(' ') });
+
 /** Fills in the bodies kept in the blob store (`body_blobs`), one read per body, all at once; answers the same messages. */
 export async function withBodies<M extends Pick<StoredMessage, 'text' | 'html' | 'body_blobs'>>(rt: Runtime, spaceId: string, messages: M[]): Promise<M[]> {
   const reads: Promise<void>[] = [];

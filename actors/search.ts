@@ -10,7 +10,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import { withBodies, type StoredThread } from './records.js';
+import { textOnly, withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
@@ -217,8 +217,7 @@ async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms:
   const texts = await withBodies(rt, spaceId, found.map((_, index) => {
     const [text, blobs] = replies[at] as (string | null)[];
     at += found[index]!.docs.length;
-    // Only the text's place: the snippet never reads the HTML.
-    return { text: text ?? '', html: '', body_blobs: (blobs ?? '').split(' ').filter((entry) => entry.startsWith('text:')).join(' ') };
+    return textOnly(text ?? '', blobs ?? '');
   }));
   at = 0;
   return found.map(({ thread, newest, docs }, index) => {
