@@ -8,7 +8,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
-import { blobKey, hashOfBlob, sha256Of } from '../src/blobs/store.js';
+import { blobKey, hashOfBlob, sha256Of, type BlobStream } from '../src/blobs/store.js';
 import { checkFilename, checkNotRunnable, decodeBase64, settledType } from '../src/mail/attachment-rules.js';
 import type { AttachmentView } from '../src/records.js';
 import { readMessage, type StoredMessage } from './records.js';
@@ -145,13 +145,22 @@ export async function storeAttachments(rt: Runtime, spaceId: string, parts: Atta
 export const attachmentsOf = (message: Pick<StoredMessage, 'attachments'>): AttachmentView[] =>
   message.attachments ? (JSON.parse(message.attachments) as AttachmentView[]) : [];
 
-/** One attachment of a message and its bytes; `not_found` for an id the message does not carry. */
-export async function attachmentContent(rt: Runtime, spaceId: string, message: StoredMessage, attachmentId: string): Promise<{ attachment: AttachmentView; bytes: Buffer }> {
+/** One attachment a message carries; `not_found` for an id it does not carry. */
+function attachmentOf(message: StoredMessage, attachmentId: string): AttachmentView {
   const attachment = attachmentsOf(message).find((candidate) => candidate.id === attachmentId);
   if (!attachment) throw new MailboxError('not_found', null, { reason: "Cette pièce jointe n'existe pas dans ce message." });
-  const bytes = await rt.ports.blobs.get(blobKey(spaceId, attachment.sha256));
-  // The record points to its blob only once the blob was durable: a missing one was lost by the store.
-  if (!bytes) throw new MailboxError('internal');
+  return attachment;
+}
+
+/** The record points to its blob only once the blob was durable: a missing one was lost by the store. */
+function lostBlob(): never {
+  throw new MailboxError('internal');
+}
+
+/** One attachment of a message and its bytes; `not_found` for an id the message does not carry. */
+export async function attachmentContent(rt: Runtime, spaceId: string, message: StoredMessage, attachmentId: string): Promise<{ attachment: AttachmentView; bytes: Buffer }> {
+  const attachment = attachmentOf(message, attachmentId);
+  const bytes = (await rt.ports.blobs.get(blobKey(spaceId, attachment.sha256))) ?? lostBlob();
   return { attachment, bytes };
 }
 
@@ -174,9 +183,14 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
   return removed;
 }
 
-/** The attachment a download link names (its signature checked by the caller); `not_found` once the message or space is gone. */
-export async function linkedAttachment(rt: Runtime, target: { spaceId: string; messageId: string; attachmentId: string }) {
+/**
+ * The attachment a download link names (its signature checked by the caller) and its bytes as a stream
+ * (never whole in memory); `not_found` once the message or space is gone.
+ */
+export async function linkedAttachment(rt: Runtime, target: { spaceId: string; messageId: string; attachmentId: string }): Promise<{ attachment: AttachmentView; content: BlobStream }> {
   const message = await readMessage(rt, target.spaceId, target.messageId);
   if (!message) throw new MailboxError('not_found', null, { reason: "Ce message n'existe plus." });
-  return attachmentContent(rt, target.spaceId, message, target.attachmentId);
+  const attachment = attachmentOf(message, target.attachmentId);
+  const content = (await rt.ports.blobs.stream(blobKey(target.spaceId, attachment.sha256))) ?? lostBlob();
+  return { attachment, content };
 }

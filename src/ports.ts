@@ -40,7 +40,7 @@ const notComposed = (): never => {
 };
 
 const unwiredBlobs: BlobStore = {
-  put: async () => notComposed(), get: async () => notComposed(), list: async () => notComposed(), spaces: async () => notComposed(),
+  put: async () => notComposed(), get: async () => notComposed(), stream: async () => notComposed(), list: async () => notComposed(), spaces: async () => notComposed(),
   remove: async () => notComposed(), removeSpace: async () => notComposed(),
 };
 

@@ -56,6 +56,18 @@ export function fileBlobStore(root: string): BlobStore {
         throw error;
       });
     },
+    async stream(key) {
+      // One open file for the size and the bytes: a blob is never rewritten, but it may be removed meanwhile.
+      const handle = await open(pathOf(key), 'r').catch((error: unknown) => (missing(error) ? null : Promise.reject(error)));
+      if (!handle) return null;
+      try {
+        const { size } = await handle.stat();
+        return { size, body: handle.createReadStream() };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
     async list(spaceId) {
       const dir = join(root, spaceId);
       const names = await readdir(dir).catch((error: unknown) => (missing(error) ? [] : Promise.reject(error)));

@@ -5,6 +5,7 @@
  * (MinIO, Ceph, a test server) bucket names go in the path. A PutObject is durable once acknowledged.
  */
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import { blobKey, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
 
 export interface S3Location {
@@ -58,6 +59,16 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
         return Buffer.from(await object.Body!.transformToByteArray());
+      } catch (error) {
+        if (notFound(error)) return null;
+        throw error;
+      }
+    },
+    async stream(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+        // On Node the SDK's body is the HTTP response itself, read as it arrives.
+        return { size: object.ContentLength!, body: object.Body as Readable };
       } catch (error) {
         if (notFound(error)) return null;
         throw error;

@@ -6,12 +6,20 @@
  * space's prefix, and the same file received or forwarded twice is stored once.
  */
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
   /** `<space id>/<sha256>`. */
   key: string;
   sha256: string;
   size: number;
+}
+
+/** A blob being read: its size first (a download's Content-Length), then its bytes as they come. */
+export interface BlobStream {
+  size: number;
+  /** Destroy it when the bytes are no longer wanted (a client gone): that frees the file or connection. */
+  body: Readable;
 }
 
 export interface ListedBlob {
@@ -25,6 +33,8 @@ export interface BlobStore {
   put(spaceId: string, bytes: Uint8Array): Promise<StoredBlob>;
   /** The bytes of a blob, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
+  /** The bytes of a blob as a stream, never whole in memory (a download), or null when there is none. */
+  stream(key: string): Promise<BlobStream | null>;
   /** Every blob of a space. */
   list(spaceId: string): Promise<ListedBlob[]>;
   /** The spaces that hold blobs (the sweep walks them). */

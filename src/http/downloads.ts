@@ -3,12 +3,13 @@
  * Always a download (Content-Disposition: attachment), never rendered: HTML and scripts are served as
  * application/octet-stream, nothing is sniffed, and a sandbox CSP covers a browser that would try.
  * Like the unsubscribe pages, its own small runner: the URL holds a capability the API's log would write.
+ * The bytes are streamed from the blob store to the client (src/http/io.ts sendStream), never whole in memory.
  */
 import { linkedAttachment } from '../../actors/attachments.js';
 import { verifyDownloadToken } from '../blobs/links.js';
 import { asMailboxError, MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { errorReply, readBody, readRequest, send, type Reply } from './io.js';
+import { errorReply, readBody, readRequest, send, sendStream, type StreamReply } from './io.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 
 /** Types a browser could run or render as a page: sent as bytes. */
@@ -21,13 +22,13 @@ function disposition(filename: string | null): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-async function download(rt: Runtime, token: string): Promise<Reply> {
+async function download(rt: Runtime, token: string): Promise<StreamReply> {
   const target = rt.config.masterKey ? verifyDownloadToken(rt.config.masterKey, token, rt.clock.now()) : null;
   if (!target) throw new MailboxError('not_found', null, { reason: 'Ce lien de téléchargement est inconnu ou expiré (15 minutes) : demandez-en un autre avec get_attachment.' });
-  const { attachment, bytes } = await linkedAttachment(rt, target);
+  const { attachment, content } = await linkedAttachment(rt, target);
   return {
     status: 200,
-    body: bytes,
+    ...content,
     headers: {
       'content-type': ACTIVE_TYPE.test(attachment.content_type) ? 'application/octet-stream' : attachment.content_type,
       'content-disposition': disposition(attachment.filename),
@@ -45,11 +46,13 @@ export function registerDownloads(app: TemplatedApp, rt: Runtime): void {
     const request = readRequest(res, req);
     readBody(res, 0)
       .then(() => download(rt, token))
-      .catch((error: unknown) => {
-        const refusal = asMailboxError(error);
-        if (refusal.code === 'internal') rt.log.error('attachment download failed', { error: String((error as Error)?.stack ?? error) });
-        return errorReply(refusal);
-      })
-      .then((reply) => send(res, request, reply));
+      .then(
+        (reply) => sendStream(res, request, reply, (error) => rt.log.error('attachment download broke off', { error: String(error.stack ?? error) })),
+        (error: unknown) => {
+          const refusal = asMailboxError(error);
+          if (refusal.code === 'internal') rt.log.error('attachment download failed', { error: String((error as Error)?.stack ?? error) });
+          send(res, request, errorReply(refusal));
+        },
+      );
   });
 }

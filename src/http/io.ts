@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { RateState } from '../../actors/space.js';
 import type { Config } from '../config.js';
 import { MailboxError, type ErrorBody } from '../errors.js';
@@ -84,6 +85,65 @@ export function send(res: HttpResponse, request: IncomingRequest, reply: Reply):
     res.writeStatus(statusLine(reply.status));
     for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers })) res.writeHeader(name, value);
     res.end(reply.body, reply.close ?? false);
+  });
+}
+
+/** A reply whose body is read as it is sent (a download): its size is known first, its bytes never whole in memory. */
+export interface StreamReply {
+  status: number;
+  headers: Record<string, string>;
+  size: number;
+  body: Readable;
+}
+
+/**
+ * Sends a stream with backpressure: reading pauses while the client's socket is full (the part of a
+ * chunk it did not take waits for `onWritable`), and a client gone destroys the stream, freeing its
+ * file or S3 connection. A stream that breaks off or ends short cuts the connection (the client sees
+ * fewer bytes than Content-Length, never a silently truncated file) and goes to `broke`.
+ */
+export function sendStream(res: HttpResponse, request: IncomingRequest, reply: StreamReply, broke: (error: Error) => void): void {
+  const { body, size } = reply;
+  let finished = false;
+  const finish = () => {
+    finished = true;
+    body.destroy();
+  };
+  if (request.aborted) return finish();
+  request.onAbort = finish;
+  res.cork(() => {
+    res.writeStatus(statusLine(reply.status));
+    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers })) res.writeHeader(name, value);
+    // An empty body has no chunk to end with.
+    if (size === 0) res.end();
+  });
+  if (size === 0) return finish();
+  let failure: Error | null = null;
+  let read = 0;
+  body.on('data', (chunk: Buffer) => {
+    read += chunk.byteLength;
+    const offset = res.getWriteOffset();
+    let sent: [boolean, boolean] = [false, false];
+    // Outside a uWS callback: corked, or uWS writes (and warns) piece by piece.
+    res.cork(() => void (sent = res.tryEnd(chunk, size)));
+    const [ok, done] = sent;
+    if (done) return finish();
+    if (ok) return;
+    body.pause();
+    res.onWritable((at) => {
+      const [retried, doneNow] = res.tryEnd(chunk.subarray(at - offset), size);
+      if (doneNow) finish();
+      else if (retried) body.resume();
+      return retried;
+    });
+  });
+  body.on('error', (error) => void (failure = error));
+  body.on('close', () => {
+    // A whole stream may close while its last chunk still waits for the socket: that one is not cut.
+    if (finished || (!failure && read === size)) return;
+    finished = true;
+    broke(failure ?? new Error(`the stream ended before its ${size} bytes`));
+    res.close();
   });
 }
 

@@ -2,7 +2,8 @@
  * node:http behind the uWS API subset of src/http/uws.ts, for the Node versions no uWS build loads on.
  * As uWS does: routes `:param` and `/*` (a static segment before a parameter before a wildcard, a
  * method's route before `any`), bodies chunk by chunk to `onData` with one empty last chunk, `onAborted`
- * when the client goes before the answer, `end(body, true)` answering `Connection: close` and closing.
+ * when the client goes before the answer, `end(body, true)` answering `Connection: close` and closing,
+ * `tryEnd` and `onWritable` over `write` and 'drain'.
  * WebSocket routes run on the `ws` package's server, behind the same behaviour (open, message, drain,
  * close); a sweep every half `idleTimeout` pings each socket and ends those that did not answer the last one.
  */
@@ -48,6 +49,9 @@ function request(req: IncomingMessage, path: string, query: string | undefined, 
 }
 
 function response(req: IncomingMessage, res: ServerResponse): HttpResponse {
+  // node:http takes every chunk written (buffering it), and says when to wait for 'drain' instead.
+  let written = 0;
+  let writable: ((offset: number) => boolean) | null = null;
   const self: HttpResponse = {
     onAborted(handler) {
       res.on('close', () => {
@@ -78,6 +82,24 @@ function response(req: IncomingMessage, res: ServerResponse): HttpResponse {
       // Node then closes the socket once the answer is out, leaving the rest of a refused body unread.
       if (closeConnection) res.setHeader('connection', 'close');
       res.end(body);
+      return self;
+    },
+    tryEnd(chunk, totalSize) {
+      if (!res.headersSent) res.setHeader('content-length', totalSize);
+      written += chunk.byteLength;
+      const ok = chunk.byteLength ? res.write(chunk) : !res.writableNeedDrain;
+      const done = written >= totalSize;
+      if (done) res.end();
+      return [ok, done];
+    },
+    getWriteOffset: () => written,
+    onWritable(handler) {
+      if (!writable) res.on('drain', () => writable?.(written));
+      writable = handler;
+      return self;
+    },
+    close() {
+      res.destroy();
       return self;
     },
   };

@@ -28,6 +28,18 @@ export interface HttpResponse {
   writeStatus(status: string): HttpResponse;
   writeHeader(key: string, value: string): HttpResponse;
   end(body?: string | Uint8Array, closeConnection?: boolean): HttpResponse;
+  /**
+   * Sends what the socket takes now of a body of `totalSize` bytes given chunk by chunk (a download):
+   * `ok` false when part of the chunk was left (resend it from `getWriteOffset` in `onWritable`),
+   * `done` once the whole body is out (the response is then finished).
+   */
+  tryEnd(chunk: Uint8Array, totalSize: number): [ok: boolean, done: boolean];
+  /** Bytes of the body sent so far. */
+  getWriteOffset(): number;
+  /** Called with the write offset when the socket takes bytes again; answers whether it sent all it had. */
+  onWritable(handler: (offset: number) => boolean): HttpResponse;
+  /** Cuts the connection at once (a body that broke off after its headers were sent). */
+  close(): HttpResponse;
 }
 
 export type Handler = (res: HttpResponse, req: HttpRequest) => void;

@@ -1,11 +1,14 @@
 /**
  * The HTTP engines of src/http/uws.ts: HTTP_ENGINE's choice and fallback, and node:http answering the
- * uWS API subset as uWS does (routing, headers, bodies chunk by chunk, aborts, the 413 close), checked
- * on both engines side by side on the wire (uWS where a build loads on this Node).
+ * uWS API subset as uWS does (routing, headers, bodies chunk by chunk, aborts, the 413 close, a streamed
+ * answer with backpressure), checked on both engines side by side on the wire (uWS where a build loads
+ * on this Node).
  */
 import { connect, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
+import { readRequest, sendStream } from '../../src/http/io.js';
 import { nodeEngine } from '../../src/http/node-engine.js';
 import { chooseEngine, type HttpEngine, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../../src/http/uws.js';
 
@@ -42,6 +45,25 @@ function answer(res: HttpResponse, seen: unknown): void {
 interface Probe {
   firstChunk: () => void;
   aborted: () => void;
+  broke: (error: Error) => void;
+}
+
+/** Far more than the sockets buffer: the stream must wait for the client. */
+const CHUNK = 256 * 1024;
+const CHUNKS = 16;
+const chunkOf = (i: number) => Buffer.alloc(CHUNK, 97 + i);
+
+/** `whole`: CHUNKS chunks; `broken`: one chunk then an error; `short`: one chunk fewer than announced; `empty`: none. */
+function streamed(kind: string): { size: number; body: Readable } {
+  const count = kind === 'whole' || kind === 'short' ? CHUNKS : 1;
+  const size = kind === 'empty' ? 0 : CHUNKS * CHUNK;
+  return {
+    size,
+    body: Readable.from((function* () {
+      for (let i = 0; i < count - (kind === 'short' ? 1 : 0) && size; i++) yield chunkOf(i);
+      if (kind === 'broken') throw new Error('the store broke off');
+    })()),
+  };
 }
 
 function testApp(engine: HttpEngine, probe: Probe): TemplatedApp {
@@ -71,6 +93,10 @@ function testApp(engine: HttpEngine, probe: Probe): TemplatedApp {
       if (sizes.length === 1 && !last) probe.firstChunk();
       if (last) res.cork(() => res.writeStatus('200 OK').end(JSON.stringify(sizes)));
     });
+  });
+  app.get('/stream/:kind', (res, req) => {
+    const request = readRequest(res, req);
+    sendStream(res, request, { status: 200, headers: { 'content-type': 'application/octet-stream' }, ...streamed(req.getParameter(0)!) }, probe.broke);
   });
   app.any('/*', (res, req) => answer(res, { route: 'any', method: req.getCaseSensitiveMethod() }));
   return app;
@@ -103,7 +129,8 @@ for (const engine of [nodeEngine, ...uwsLoads]) {
   t.test(`${engine.name}: the uWS behaviour the front end relies on`, async (t) => {
     let firstChunk = () => {};
     let aborted = () => {};
-    const probe: Probe = { firstChunk: () => firstChunk(), aborted: () => aborted() };
+    let broke = (_error: Error) => {};
+    const probe: Probe = { firstChunk: () => firstChunk(), aborted: () => aborted(), broke: (error) => broke(error) };
     const { port, socket: listening } = await listen(engine, testApp(engine, probe));
     t.teardown(() => engine.us_listen_socket_close(listening));
     const url = `http://127.0.0.1:${port}`;
@@ -158,5 +185,33 @@ for (const engine of [nodeEngine, ...uwsLoads]) {
       t.match(text(), /\r\ncontent-length: 2\r\n/i);
       t.ok(text().endsWith('\r\n\r\n{}'));
     });
+
+    t.test('a streamed answer: its Content-Length, every byte in order, read by a slow client', async (t) => {
+      const answer = await fetch(`${url}/stream/whole`);
+      t.equal(answer.headers.get('content-length'), String(CHUNKS * CHUNK));
+      const reader = answer.body!.getReader();
+      const parts: Uint8Array[] = [];
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        parts.push(part.value);
+        // Slower than the server writes: the server has to wait for the socket.
+        if (parts.length % 8 === 0) await new Promise((done) => setTimeout(done, 5));
+      }
+      t.ok(Buffer.concat(parts).equals(Buffer.concat(Array.from({ length: CHUNKS }, (_, i) => chunkOf(i)))));
+      const empty = await fetch(`${url}/stream/empty`);
+      t.equal(empty.headers.get('content-length'), '0');
+      t.equal((await empty.arrayBuffer()).byteLength, 0);
+    });
+
+    for (const kind of ['broken', 'short']) {
+      t.test(`a streamed answer that ${kind === 'broken' ? 'breaks off' : 'ends short'}: the connection is cut, fewer bytes than announced`, async (t) => {
+        const reported = new Promise<Error>((resolve) => (broke = resolve));
+        const { socket, text, closed } = raw(port);
+        socket.write(`GET /stream/${kind} HTTP/1.1\r\nhost: x\r\n\r\n`);
+        await closed;
+        t.match((await reported).message, kind === 'broken' ? 'the store broke off' : `before its ${CHUNKS * CHUNK} bytes`);
+        t.match(text(), new RegExp(`\r\ncontent-length: ${CHUNKS * CHUNK}\r\n`, 'i'));
+        t.ok(text().length < CHUNKS * CHUNK, 'fewer bytes than announced');
+      });
+    }
   });
 }
