@@ -146,7 +146,7 @@ export const attachmentsOf = (message: Pick<StoredMessage, 'attachments'>): Atta
   message.attachments ? (JSON.parse(message.attachments) as AttachmentView[]) : [];
 
 /** One attachment a message carries; `not_found` for an id it does not carry. */
-function attachmentOf(message: StoredMessage, attachmentId: string): AttachmentView {
+export function messageAttachment(message: StoredMessage, attachmentId: string): AttachmentView {
   const attachment = attachmentsOf(message).find((candidate) => candidate.id === attachmentId);
   if (!attachment) throw new MailboxError('not_found', null, { reason: "Cette pièce jointe n'existe pas dans ce message." });
   return attachment;
@@ -157,11 +157,9 @@ function lostBlob(): never {
   throw new MailboxError('internal');
 }
 
-/** One attachment of a message and its bytes; `not_found` for an id the message does not carry. */
-export async function attachmentContent(rt: Runtime, spaceId: string, message: StoredMessage, attachmentId: string): Promise<{ attachment: AttachmentView; bytes: Buffer }> {
-  const attachment = attachmentOf(message, attachmentId);
-  const bytes = (await rt.ports.blobs.get(blobKey(spaceId, attachment.sha256))) ?? lostBlob();
-  return { attachment, bytes };
+/** An attachment's bytes, whole in memory: for the small ones and those whose text is read. */
+export async function attachmentBytes(rt: Runtime, spaceId: string, attachment: AttachmentView): Promise<Buffer> {
+  return (await rt.ports.blobs.get(blobKey(spaceId, attachment.sha256))) ?? lostBlob();
 }
 
 /**
@@ -190,7 +188,7 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
 export async function linkedAttachment(rt: Runtime, target: { spaceId: string; messageId: string; attachmentId: string }): Promise<{ attachment: AttachmentView; content: BlobStream }> {
   const message = await readMessage(rt, target.spaceId, target.messageId);
   if (!message) throw new MailboxError('not_found', null, { reason: "Ce message n'existe plus." });
-  const attachment = attachmentOf(message, target.attachmentId);
+  const attachment = messageAttachment(message, target.attachmentId);
   const content = (await rt.ports.blobs.stream(blobKey(target.spaceId, attachment.sha256))) ?? lostBlob();
   return { attachment, content };
 }

@@ -20,12 +20,20 @@ async function pdfText(bytes: Buffer): Promise<string | null> {
   }
 }
 
+const bareType = (contentType: string): string => contentType.toLowerCase().split(';')[0]!.trim();
+
+/** Whether `attachmentText` reads anything from this type: the others need not be read at all. */
+export const hasText = (contentType: string): boolean => {
+  const type = bareType(contentType);
+  return type.startsWith('text/') || type === 'application/pdf';
+};
+
 export async function attachmentText(contentType: string, bytes: Buffer): Promise<string | null> {
-  const type = contentType.toLowerCase().split(';')[0]!.trim();
+  if (!hasText(contentType)) return null;
+  const type = bareType(contentType);
   const text =
     type === 'text/html' ? convert(bytes.toString('utf8'), { wordwrap: false }) :
     type.startsWith('text/') ? bytes.toString('utf8') :
-    type === 'application/pdf' ? await pdfText(bytes) :
-    null;
+    await pdfText(bytes);
   return text === null ? null : text.trim().slice(0, ATTACHMENT_TEXT_MAX_CHARS);
 }

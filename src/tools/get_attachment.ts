@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { attachmentContent } from '../../actors/attachments.js';
+import { attachmentBytes, messageAttachment } from '../../actors/attachments.js';
 import { visibleMessage } from '../../actors/message.js';
 import { downloadToken, DOWNLOAD_LINK_TTL_MS } from '../blobs/links.js';
 import { iso } from '../clock.js';
 import { requireMasterKey } from '../crypto.js';
-import { attachmentText } from '../mail/attachment-text.js';
+import { attachmentText, hasText } from '../mail/attachment-text.js';
 import { OUTSIDE_CONTENT, quote } from '../texts.js';
 import { defineTool } from './registry.js';
 import { AttachmentSchema, Id, Input, IsoDate, Nullable, Output } from './schemas.js';
@@ -32,17 +32,19 @@ export default defineTool({
   async handler({ rt, access, resources }, input) {
     const masterKey = requireMasterKey(rt.config);
     const message = await visibleMessage(rt, access, input.message_id);
-    const { attachment, bytes } = await attachmentContent(rt, access.space.id, message, input.attachment_id);
+    const attachment = messageAttachment(message, input.attachment_id);
+    // A large file with no text to read (an archive, a video) is not read at all: its link streams it.
+    const bytes = attachment.size <= EMBEDDED_MAX_BYTES || hasText(attachment.content_type) ? await attachmentBytes(rt, access.space.id, attachment) : null;
     const expiresAt = rt.clock.now() + DOWNLOAD_LINK_TTL_MS;
     const token = downloadToken(masterKey, { spaceId: access.space.id, messageId: message.id, attachmentId: attachment.id }, expiresAt);
     const downloadUrl = `${rt.config.baseUrl}/a/${token}`;
-    if (bytes.length <= EMBEDDED_MAX_BYTES) resources?.push({ uri: downloadUrl, mimeType: attachment.content_type, blob: bytes.toString('base64') });
+    if (bytes && bytes.length <= EMBEDDED_MAX_BYTES) resources?.push({ uri: downloadUrl, mimeType: attachment.content_type, blob: bytes.toString('base64') });
     return {
       ...attachment,
       message_id: message.id,
       download_url: downloadUrl,
       download_expires_at: iso(expiresAt),
-      text: await attachmentText(attachment.content_type, bytes),
+      text: bytes ? await attachmentText(attachment.content_type, bytes) : null,
     };
   },
   text: (out) =>
