@@ -149,13 +149,24 @@ async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Prom
   return index < 0 ? null : answerOf(ids[index]!, messages[index]!);
 }
 
-/** Stores a message received for an inbox (its address claim was `active` at RCPT). */
-export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail): Promise<Received> {
+/**
+ * Stores a message received for an inbox (its address claim was `active` at RCPT). `admitted`, when
+ * given, says late whether to store it at all (the SMTP side's filters, read while the thread is looked
+ * up: both in one round trip); when it says no, nothing is written and the answer is null.
+ */
+export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail): Promise<Received>;
+export async function receiveInbound(
+  rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail, admitted: Promise<boolean>,
+): Promise<Received | null>;
+export async function receiveInbound(
+  rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail, admitted: Promise<boolean> = Promise.resolve(true),
+): Promise<Received | null> {
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
   const nowIso = iso(now);
   const contact = isAddress(mail.from) ? mail.from : '';
-  const found = await findThread(rt, spaceId, inbox.id, mail, contact);
+  const [found, admit] = await Promise.all([findThread(rt, spaceId, inbox.id, mail, contact), admitted]);
+  if (!admit) return null;
   const messageId = rt.ids.next('message');
   const threadId = found?.threadId ?? rt.ids.next('thread');
   const replied = found !== null && !mail.automatic;

@@ -1,10 +1,14 @@
 /**
  * The default blob store: files under <MAILBOX_DATA_DIR>/blobs/<space id>/<sha256>, for one machine or
- * a shared volume. Written aside, fsync'd, renamed into place, then the folder fsync'd: a blob that
- * `put` returned survives a crash, and no reader ever sees half a file.
+ * a shared volume. Written aside with O_DSYNC (the write returns once the bytes are on disk), renamed
+ * into place, then the folder fsync'd: a blob that `put` returned survives a crash, and no reader ever
+ * sees half a file. Every received message writes its source here, so a put costs few file-system
+ * calls (each a round trip to libuv's thread pool): the folder is created once per process, and the
+ * puts of one folder that wait for its fsync at the same time share one (BENCHMARKS.md, "Receiving").
  */
+import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobKey, SAFE_PART, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
 
@@ -13,6 +17,9 @@ const TEMP_SUFFIX = '.tmp';
 const LISTED_NAME = /^[0-9a-z_]+(\.[0-9a-f]+\.tmp)?$/;
 
 const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Create-only, and durable when the write returns: no separate fsync of the file. */
+const WRITE_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
 
 async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
@@ -23,7 +30,36 @@ async function fsyncPath(path: string): Promise<void> {
   }
 }
 
+/**
+ * `sync` for a folder, shared: a caller that comes while the folder's sync runs waits for the next
+ * one, which starts once that one ends (so after the caller's rename) and serves every caller that
+ * came meanwhile.
+ */
+export function sharedSync(sync: (path: string) => Promise<void>): (path: string) => Promise<void> {
+  const running = new Map<string, Promise<void>>();
+  const next = new Map<string, Promise<void>>();
+  return (path) => {
+    const joined = next.get(path);
+    if (joined) return joined;
+    const start = (): Promise<void> => {
+      next.delete(path);
+      const run = sync(path);
+      running.set(path, run);
+      const done = () => void (running.get(path) === run && running.delete(path));
+      run.then(done, done);
+      return run;
+    };
+    const ahead = running.get(path);
+    const mine = ahead ? ahead.then(start, start) : Promise.resolve().then(start);
+    next.set(path, mine);
+    return mine;
+  };
+}
+
 export function fileBlobStore(root: string): BlobStore {
+  const syncFolder = sharedSync(fsyncPath);
+  /** Folders this process created or found: removeSpace forgets its own. */
+  const folders = new Set<string>();
   const pathOf = (key: string): string => {
     const [space, hash, ...rest] = key.split('/');
     if (!space || !hash || rest.length || !SAFE_PART.test(space) || !SAFE_PART.test(hash)) throw new Error(`not a blob key: ${key}`);
@@ -37,17 +73,18 @@ export function fileBlobStore(root: string): BlobStore {
       const stored = { key, sha256, size: bytes.byteLength };
       if (await stat(path).then(() => true, () => false)) return stored;
       const dir = join(root, spaceId);
-      await mkdir(dir, { recursive: true });
       const aside = `${path}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
-      const handle = await open(aside, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
+      const write = () => writeFile(aside, bytes, { flag: WRITE_DURABLY, mode: 0o600 });
+      if (folders.has(dir)) {
+        // Erased by another process since (a space's erasure): created again.
+        await write().catch(async (error: unknown) => (missing(error) ? (await mkdir(dir, { recursive: true }), write()) : Promise.reject(error)));
+      } else {
+        await mkdir(dir, { recursive: true });
+        folders.add(dir);
+        await write();
       }
       await rename(aside, path);
-      await fsyncPath(dir);
+      await syncFolder(dir);
       return stored;
     },
     async get(key) {
@@ -91,6 +128,7 @@ export function fileBlobStore(root: string): BlobStore {
     },
     async removeSpace(spaceId) {
       if (!SAFE_PART.test(spaceId)) throw new Error(`not a space id: ${spaceId}`);
+      folders.delete(join(root, spaceId));
       await rm(join(root, spaceId), { recursive: true, force: true });
     },
   };

@@ -170,8 +170,10 @@ type Outcome = 'delivered' | 'gone' | 'filtered';
 async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: string, filtersOf: FiltersOf): Promise<Outcome> {
   try {
     if (route.kind === 'inbox') {
-      if (await filtered(rt, route, parsed.mail, envelope, filtersOf)) return 'filtered';
-      await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, { ...parsed.mail, source: parsed.raw });
+      // The filters are read in the tick the thread lookup reads in: one round trip to Redis for both.
+      const admitted = filtered(rt, route, parsed.mail, envelope, filtersOf).then((refused) => !refused);
+      const received = await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, { ...parsed.mail, source: parsed.raw }, admitted);
+      if (!received) return 'filtered';
     } else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
     else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
     return 'delivered';
