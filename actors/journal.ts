@@ -5,7 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { encodeTime, ID_PREFIXES } from '../src/ids.js';
+import { encodeTime, ID_PREFIXES, idBody, idTime } from '../src/ids.js';
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
 
@@ -57,12 +57,57 @@ export interface PreparedLine {
   refs: string;
 }
 
-/** A line ready for a script's ARGV: its id, its JSON and its index refs. */
+/**
+ * The positions of a stored line's refs. The first five are ids, kept without their prefix (the
+ * position names it); an address and a domain are kept as given.
+ */
+const REF_NAMES = ['inbox_id', 'thread_id', 'message_id', 'campaign_id', 'audience_id', 'contact', 'domain'] as const;
+const REF_PREFIXES: Partial<Record<keyof JournalRefs, string>> = {
+  inbox_id: ID_PREFIXES.inbox, thread_id: ID_PREFIXES.thread, message_id: ID_PREFIXES.message,
+  campaign_id: ID_PREFIXES.campaign, audience_id: ID_PREFIXES.audience,
+};
+const ACTOR_KINDS: Record<ActorKind, string> = { agent: 'a', human: 'h', service: 's' };
+
+/**
+ * The stored form of a line, under its id: `{kind, a: [actor kind letter, name, key id?], r: refs by
+ * position (0 when absent, trailing ones left off; no `r` without refs), data}`, without `id` or `at`
+ * (the id is the hash field, `at` its time): about half the bytes of the named form in Redis
+ * (BENCHMARKS.md, "Redis memory per message"). `kind` and `data` keep their names: scripts complete
+ * them (`line.data.x = ...`, `line.kind = ...`) and lua/includes/replayedLine.lua reads them.
+ */
+interface CompactLine {
+  kind: string;
+  a: [string, string, string?];
+  r?: (string | 0)[];
+  data: Record<string, unknown>;
+}
+
+function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): CompactLine {
+  const positions = REF_NAMES.map((name) => {
+    const value = refs[name];
+    return !value ? 0 : REF_PREFIXES[name] ? idBody(value) : value;
+  });
+  while (positions.length > 0 && positions[positions.length - 1] === 0) positions.pop();
+  const a: CompactLine['a'] = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, actor.key_id];
+  return positions.length > 0 ? { kind, a, r: positions, data } : { kind, a, data };
+}
+
+function storedLine(id: string, raw: string): StoredLine {
+  const { kind, a: [letter, name, keyId], r = [], data } = JSON.parse(raw) as CompactLine;
+  const refs: JournalRefs = {};
+  r.forEach((value, i) => {
+    const refName = REF_NAMES[i]!;
+    if (value !== 0) refs[refName] = REF_PREFIXES[refName] ? `${REF_PREFIXES[refName]}_${value}` : value;
+  });
+  const actorKind = (Object.keys(ACTOR_KINDS) as ActorKind[]).find((k) => ACTOR_KINDS[k] === letter)!;
+  return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId ?? null }, refs, data };
+}
+
+/** A line ready for a script's ARGV: its id, its stored form and its index refs. */
 export function prepareLine(rt: Runtime, kind: JournalKind, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
   const id = rt.ids.next('journal');
-  const line: StoredLine = { id, at: iso(rt.clock.now()), kind, actor, refs, data };
   const indexRefs = (Object.keys(refs) as (keyof JournalRefs)[]).map((name) => refKey(refs, name)).filter(Boolean);
-  return { id, json: JSON.stringify(line), refs: JSON.stringify(indexRefs) };
+  return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(indexRefs) };
 }
 
 export const lineArgs = (line: PreparedLine): string[] => [line.id, line.json, line.refs];
@@ -102,7 +147,7 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
       scanned++;
       const raw = values[i];
       if (!raw) continue;
-      const line = JSON.parse(raw) as StoredLine;
+      const line = storedLine(ids[i]!, raw);
       if (!q.visible(line)) continue;
       if (lines.length === q.limit) return { lines, next: lines[lines.length - 1]!.id };
       lines.push(line);

@@ -1,4 +1,5 @@
--- Journal line writer: the line JSON (built by the caller, text rendered at read time) under its id,
+-- Journal line writer: the line's stored form (positional JSON built by the caller, actors/journal.ts;
+-- text rendered at read time) under its id,
 -- indexed under `*` and under each ref (an object id, `c:<email>`, `d:<domain>`) as "<ref> <line id>",
 -- all in one ZADD. Line ids are time-ordered, so a day or a page is a lexicographic range of one
 -- sorted set.
