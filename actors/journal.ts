@@ -51,6 +51,13 @@ export function refKey(refs: JournalRefs, name: keyof JournalRefs): string | nul
   return value;
 }
 
+/**
+ * What an index entry of a ref starts with; the line id's body (its time then its random part)
+ * follows. An object id has the same length as every other, so it needs no separator: its entries
+ * stay within a smaller allocation in Redis. `*`, an address and a domain end with a space.
+ */
+export const indexPrefix = (ref: string): string => (ref === '*' || ref.includes(':') ? `${ref} ` : ref);
+
 export interface PreparedLine {
   id: string;
   json: string;
@@ -106,7 +113,7 @@ function storedLine(id: string, raw: string): StoredLine {
 /** A line ready for a script's ARGV: its id, its stored form and its index refs. */
 export function prepareLine(rt: Runtime, kind: JournalKind, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
   const id = rt.ids.next('journal');
-  const indexRefs = (Object.keys(refs) as (keyof JournalRefs)[]).map((name) => refKey(refs, name)).filter(Boolean);
+  const indexRefs = (Object.keys(refs) as (keyof JournalRefs)[]).map((name) => refKey(refs, name)).filter((ref) => ref !== null).map(indexPrefix);
   return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(indexRefs) };
 }
 
@@ -130,17 +137,17 @@ const SCAN_CAP = 2000;
 /** Newest first. Returns the page and, when more lines may exist, the id to continue before. */
 export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery): Promise<{ lines: StoredLine[]; next: string | null }> {
   const keys = spaceKeys(spaceId);
-  const prefix = `${q.ref} `;
-  const timeBound = (ms: number) => `${prefix}${ID_PREFIXES.journal}_${encodeTime(ms)}`;
+  const prefix = indexPrefix(q.ref);
+  const timeBound = (ms: number) => `${prefix}${encodeTime(ms)}`;
   const min = q.from === null ? `[${prefix}` : `[${timeBound(q.from)}`;
-  let max = q.before ? `(${prefix}${q.before}` : q.to === null ? `[${prefix}~` : `(${timeBound(q.to)}`;
+  let max = q.before ? `(${prefix}${idBody(q.before)}` : q.to === null ? `[${prefix}~` : `(${timeBound(q.to)}`;
   const lines: StoredLine[] = [];
   let scanned = 0;
   let last: string | null = null;
   while (scanned < SCAN_CAP) {
     const members = await rt.redis.zrevrangebylex(keys.journalIndex, max, min, 'LIMIT', 0, q.limit + 1);
     if (members.length === 0) return { lines, next: null };
-    const ids = members.map((m) => m.slice(prefix.length));
+    const ids = members.map((m) => `${ID_PREFIXES.journal}_${m.slice(prefix.length)}`);
     const values = await rt.redis.hmget(keys.journal, ...ids);
     for (let i = 0; i < ids.length; i++) {
       last = ids[i]!;
@@ -153,7 +160,7 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
       lines.push(line);
     }
     if (members.length < q.limit + 1) return { lines, next: null };
-    max = `(${prefix}${last}`;
+    max = `(${prefix}${idBody(last!)}`;
   }
   return { lines, next: last };
 }
