@@ -39,6 +39,13 @@ export function encodeTime(ms: number): string {
   return out;
 }
 
+/** The creation time (ms) of a time-ordered id, the inverse of encodeTime on its first characters. */
+export function idTime(id: string): number {
+  let ms = 0;
+  for (const char of idBody(id).slice(0, TIME_CHARS)) ms = ms * 32 + ALPHABET.indexOf(char);
+  return ms;
+}
+
 /**
  * Time-ordered ids (ULID-like): 10 chars of milliseconds then 10 random chars, so a list sorted by
  * id is sorted by creation time, and a time range is a lexicographic range of ids.

@@ -10,7 +10,7 @@
   KEYS[6] campaignFollowUps sorted set address -> when the next follow-up is due (ms)
   KEYS[7] events            stream of the space's events
   KEYS[8] journal           hash line id -> line JSON
-  KEYS[9] journalIndex      sorted set "<ref> <line id>"
+  KEYS[9] journalIndex      sorted set "<ref prefix><line id body>"
   ARGV[1] now, ISO 8601   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.finished)
   ARGV[4] journal refs JSON array   ARGV[5] event envelope JSON (mail.campaign.finished)
   Returns {"finished":true|false}.

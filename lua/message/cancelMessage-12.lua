@@ -18,7 +18,7 @@
   KEYS[9] threadMessages   sorted set of the thread's message ids
   KEYS[10] threadOutbound  sorted set of outbound creation times since the last inbound message (loop guard)
   KEYS[11] journal         hash line id -> line JSON
-  KEYS[12] journalIndex    sorted set "<ref> <line id>"
+  KEYS[12] journalIndex    sorted set "<ref prefix><line id body>"
   ARGV[1] the slot the caller read ('' for a draft)
   ARGV[2] the Paris day of that slot, YYYY-MM-DD ('' for a draft)
   ARGV[3] journal line id

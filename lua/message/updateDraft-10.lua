@@ -10,7 +10,7 @@
   KEYS[2] thread           hash of its thread (subject)
   KEYS[3] threadMessages   sorted set of the thread's message ids
   KEYS[4] journal          hash line id -> line JSON
-  KEYS[5] journalIndex     sorted set "<ref> <line id>"
+  KEYS[5] journalIndex     sorted set "<ref prefix><line id body>"
   KEYS[6] blobs            set of the SHA-256 of the space's blobs that records point to
   KEYS[7] searchDocs       string of the search index's document records
   KEYS[8] searchWords      sorted set of the indexed words

@@ -192,9 +192,9 @@ function keysOf(spaceId: string) {
     campaignFollowUps: (campaignId: string) => `${tag}:cmp:${campaignId}:followups`,
     /** sorted set (score 0): queued messages of a paused campaign, out of their inbox's queue until it starts again. */
     campaignHeld: (campaignId: string) => `${tag}:cmp:${campaignId}:held`,
-    /** hash: journal line id -> line JSON. */
+    /** hash: journal line id -> the line's compact JSON (actors/journal.ts). */
     journal: `${tag}:journal`,
-    /** sorted set (score 0, lex): "<ref> <line id>"; ref `*` lists every line, else an object. */
+    /** sorted set (score 0, lex): "<ref prefix><line id body>" (indexPrefix, actors/journal.ts); `* ` lists every line, else an object. */
     journalIndex: `${tag}:journal:idx`,
   };
 }

@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { decodeCursor, encodeCursor } from '../../src/cursor.js';
 import { asMailboxError, ERROR_CODES, MailboxError } from '../../src/errors.js';
-import { IdFactory, ID_PREFIXES, idPattern } from '../../src/ids.js';
+import { IdFactory, ID_PREFIXES, idPattern, idTime } from '../../src/ids.js';
 import { carriesSecret, keySecret, spaceOfSecret } from '../../src/secrets.js';
 
 t.test('ids: prefix, 20 Crockford characters, ordered by time', async (t) => {
@@ -15,6 +15,7 @@ t.test('ids: prefix, 20 Crockford characters, ordered by time', async (t) => {
   const second = ids.next('message');
   t.match(first, new RegExp(idPattern('message')));
   t.ok(first < second, 'a later id sorts after');
+  t.equal(idTime(second), Date.parse('2026-11-23T08:00:00.001Z'), 'its time is read back from it (a journal line keeps no `at`)');
   for (const kind of Object.keys(ID_PREFIXES) as (keyof typeof ID_PREFIXES)[]) {
     t.match(ids.next(kind), new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{20}$`));
   }
