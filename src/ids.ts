@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 export const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const TIME_CHARS = 10;
 const RANDOM_CHARS = 10;
+const RANDOM_POOL_BYTES = 1000;
 
 export const ID_PREFIXES = {
   space: 'spc',
@@ -52,7 +53,11 @@ export function idTime(id: string): number {
  */
 export class IdFactory {
   private lastTime = -1;
+  private lastTimeText = '';
   private lastRandom: number[] = [];
+  /** Random bytes drawn ahead, RANDOM_CHARS per new millisecond: one draw serves about a hundred ids. */
+  private pool = Buffer.alloc(0);
+  private poolAt = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -65,9 +70,13 @@ export class IdFactory {
       if (i >= 0) this.lastRandom[i]!++;
     } else {
       this.lastTime = now;
-      this.lastRandom = [...randomBytes(RANDOM_CHARS)].map((byte) => byte & 15);
+      this.lastTimeText = encodeTime(now);
+      if (this.poolAt + RANDOM_CHARS > this.pool.length) [this.pool, this.poolAt] = [randomBytes(RANDOM_POOL_BYTES), 0];
+      for (let i = 0; i < RANDOM_CHARS; i++) this.lastRandom[i] = this.pool[this.poolAt++]! & 15;
     }
-    return `${ID_PREFIXES[kind]}_${encodeTime(now)}${this.lastRandom.map((digit) => ALPHABET[digit]).join('')}`;
+    let random = '';
+    for (const digit of this.lastRandom) random += ALPHABET[digit];
+    return `${ID_PREFIXES[kind]}_${this.lastTimeText}${random}`;
   }
 }
 

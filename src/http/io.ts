@@ -183,16 +183,27 @@ export function bearerOf(headers: Record<string, string>): string | null {
 
 /**
  * Every object of a body gets no prototype: a `__proto__` key stays an ordinary (unknown) parameter,
- * which no later copy can turn into a prototype that hides it from validation and hashing.
+ * which no later copy can turn into a prototype that hides it from validation and hashing. A walk after
+ * the parse, not a reviver: V8 calls a reviver for every value, strings and numbers included, and
+ * the bench body parsed in 2.9 µs with one, 1.3 µs with this walk (BENCHMARKS.md, "Sending").
  */
-const withoutPrototype = (_key: string, value: unknown): unknown =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
+function withoutPrototype(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withoutPrototype(value[i]);
+    return value;
+  }
+  // JSON.parse made `__proto__` an own data property; assigning into a prototype-less object keeps it one.
+  const bare: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) bare[key] = withoutPrototype((value as Record<string, unknown>)[key]);
+  return bare;
+}
 
 /** An empty body is `{}` (decisions.md 1); anything else must be JSON. The one parser of request bodies. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) return Object.create(null);
   try {
-    return JSON.parse(body.toString('utf8'), withoutPrototype);
+    return withoutPrototype(JSON.parse(body.toString('utf8')));
   } catch {
     throw new MailboxError('invalid_argument', null, { reason: "le corps n'est pas du JSON valide." });
   }

@@ -16,6 +16,7 @@ export const TEXT_READ_MAX = 64 * 1024;
 const LIGATURES: Record<string, string> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th', ð: 'd' };
 const LIGATURE = /[œæßøđłıþð]/g;
 const MARKS = /\p{M}+/gu;
+const ASCII = /^[\0-\x7f]*$/;
 // Marks too: a text may spell é as e and a combining accent, one word all the same.
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 
@@ -34,6 +35,8 @@ const STOP_WORDS = new Set(
 
 /** Lowercase, accents and ligatures folded: the form every indexed word has. */
 export function fold(text: string): string {
+  // Most words are plain ASCII: nothing to decompose, no mark or ligature (the slow part, per word).
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.toLowerCase().normalize('NFKD').replace(MARKS, '').replace(LIGATURE, (letter) => LIGATURES[letter]!);
 }
 
@@ -57,7 +60,8 @@ export interface Indexed {
 export function messageWords(message: Indexed): string[] {
   const words = new Set<string>();
   for (const part of [message.subject, message.address, message.name, message.text.slice(0, TEXT_READ_MAX)]) {
-    for (const { word } of wordsWithOffsets(part)) {
+    for (const [match] of part.matchAll(WORD)) {
+      const word = fold(match);
       if (!indexable(word)) continue;
       words.add(word);
       if (words.size === WORDS_PER_MESSAGE_MAX) return [...words];
