@@ -56,7 +56,7 @@ export class IdFactory {
   private lastTimeText = '';
   private lastRandom: number[] = [];
   /** Random bytes drawn ahead, RANDOM_CHARS per new millisecond: one draw serves about a hundred ids. */
-  private pool = Buffer.alloc(0);
+  private pool: Buffer = Buffer.alloc(0);
   private poolAt = 0;
 
   constructor(private readonly clock: Clock) {}
