@@ -39,6 +39,13 @@ export function encodeTime(ms: number): string {
   return out;
 }
 
+/** The ms an id body's first 10 characters tell (the inverse of encodeTime). */
+export function decodeTime(body: string): number {
+  let ms = 0;
+  for (let i = 0; i < TIME_CHARS; i++) ms = ms * 32 + ALPHABET.indexOf(body[i]!);
+  return ms;
+}
+
 /**
  * Time-ordered ids (ULID-like): 10 chars of milliseconds then 10 random chars, so a list sorted by
  * id is sorted by creation time, and a time range is a lexicographic range of ids.

@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/clock.js';
 import { encodeCursor } from '../../src/cursor.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const svc = await startService({
@@ -113,8 +114,7 @@ t.test('webhook.test goes to the webhook only, not to the feed', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
   const declared = await svc.call(apiKey, 'set_webhook', { url: 'https://127.0.0.1:9/crochet' });
   t.equal(declared.status, 200, JSON.stringify(declared.body.error ?? 'déclaré'));
-  const entries = await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+');
-  t.match(entries.map(([, fields]) => JSON.parse(fields[1]!).type), ['webhook.test']);
+  t.match((await streamEnvelopes(svc.rt, spaceId)).map((e) => e.type), ['webhook.test']);
   t.same((await feed(apiKey)).body.events, []);
   await emit(spaceId, await inbox(apiKey));
   t.same((await feed(apiKey)).body.events.map((e: any) => e.type), ['mail.inbox.suspended']);
@@ -173,7 +173,7 @@ t.test('a reader following next_cursor sees 1000 concurrently emitted events exa
     if (!emitting && !page.body.events.length) break;
   }
   await emitters;
-  const stream = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!).id);
+  const stream = (await streamEnvelopes(svc.rt, spaceId)).map((e) => e.id);
   t.equal(stream.length, 1000);
   t.equal(new Set(seen).size, seen.length, 'no event twice');
   t.same(seen, stream, 'every event, in emission order');
