@@ -145,8 +145,23 @@ t.test('ids stay increasing when the clock goes back (another front end behind)'
   await emit(spaceId, box, 'derrière');
   const ids = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([id]) => id);
   t.same(ids, [`${Date.parse('2026-11-25T08:00:00.000Z')}-0`, `${Date.parse('2026-11-25T08:00:00.000Z')}-1`]);
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  const events = (await feed(apiKey)).body.events;
+  t.same(events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  t.equal(events[1].occurred_at, '2026-11-25T07:59:00.000Z', "the event filed under another ms keeps its id's time");
   clock.set('2026-11-23T08:00:00.000Z');
+});
+
+t.test('an entry stored as envelope JSON (before the positional fields) reads as it was written', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const envelope = {
+    id: 'evt_01m7ye55ww542679e334', type: 'mail.inbox.suspended', occurred_at: '2026-11-23T08:00:00.000Z', account: { space_id: spaceId },
+    subject: { person: null, refs: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9' } }, data: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9', address: 'ventes@exemple.fr', reason: 'r' }, v: 1,
+  };
+  await svc.rt.redis.xadd(spaceKeys(spaceId).events, `${Date.parse(envelope.occurred_at)}-*`, 'e', JSON.stringify(envelope));
+  await emit(spaceId, await inbox(apiKey), 'après');
+  const events = (await feed(apiKey)).body.events;
+  t.same(events[0], envelope);
+  t.equal(events[1].data.reason, 'après', 'followed by an entry of the positional fields');
 });
 
 t.test('a reader following next_cursor sees 1000 concurrently emitted events exactly once, in order', async (t) => {
