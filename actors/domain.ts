@@ -185,18 +185,18 @@ async function checkDomain(rt: Runtime, spaceId: string, stored: StoredDomain, a
   const keys = spaceKeys(spaceId);
   const refs = { domain: name };
   const line = prepareLine(rt, 'domain.checked', actor, refs, { domain: name, found: required - missing.length, required, reason });
-  const event = prepareEvent(rt, spaceId, 'mail.domain.verified', { refs: { domain_id: stored.id } }, {
-    domain: name,
-    domain_id: stored.id,
-    reason,
-    ...(missing.length ? { missing: missing.map((r) => r.label) } : {}),
-  });
+  // The script picks the event of the transition it makes (the domain's state is read there).
+  const ids = { domain: name, domain_id: stored.id };
+  const event = (type: 'mail.domain.verified' | 'mail.domain.suspended', data: Record<string, unknown>) => prepareEvent(rt, spaceId, type, { refs: { domain_id: stored.id } }, { ...ids, ...data });
+  const events = missing.length
+    ? ['', '', event('mail.domain.suspended', { reason, missing: missing.map((r) => r.label) })]
+    : [event('mail.domain.verified', { restored: false }), event('mail.domain.verified', { restored: true }), ''];
   let reply: { status: DomainStatus; previous: DomainStatus };
   try {
     reply = await rt.scripts.run(
       'domain/recordCheck',
       { domain: keys.domain(name), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
-      [stored.id, iso(rt.clock.now()), JSON.stringify(checks), missing.length ? '0' : '1', reason, manual ? '1' : '0', ...lineArgs(line), event],
+      [stored.id, iso(rt.clock.now()), JSON.stringify(checks), missing.length ? '0' : '1', reason, manual ? '1' : '0', ...lineArgs(line), ...events],
     );
   } catch (error) {
     // Removed while DNS answered: the claim taken for it goes back to what it was.

@@ -5,11 +5,12 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
+import { decodeTime, encodeTime, idBody } from '../src/ids.js';
 import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
-import { textOnly, withBodies } from './records.js';
+import { campaignRef, textOnly, withBodies } from './records.js';
 import { attachmentsOf } from './attachments.js';
 
 /** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
@@ -60,37 +61,59 @@ export interface Envelope {
 }
 
 /**
- * The envelope JSON for a script's ARGV. `id` comes first: appendEvent reads the stream entry's time
- * from it without decoding the whole envelope.
+ * How an event is stored (issue 15): one stream entry of five positional fields, named alike in every
+ * entry so that Redis keeps the names once per stream node (its master entry) and each entry its values:
+ * - `i`: the evt id's body, only its last 10 characters when the entry's ms is the id's (the usual case);
+ * - `t`: the type's index in WEBHOOK_EVENT_TYPES (stored: that list only grows at its end);
+ * - `m`: for a message's event (MessageFill), the message id's body, else '';
+ * - `s`: the subject JSON, '' for a message's event (rebuilt from the message);
+ * - `d`: the data JSON; for a message's event only the members after its three ids ('' when none).
+ * The rest is derived when read: `occurred_at` is the id's time, `account` the stream key's space, `v` 1.
+ * prepareEvent packs the five values into one script argument, separated by newlines (JSON never holds
+ * a raw one, ids neither); appendEvent (lua/includes) splits it into the entry's fields.
+ */
+const FIELD_SEPARATOR = '\n';
+
+/** The stored type codes, and which message kind a message's event is rebuilt from. */
+const TYPE_CODES = new Map(WEBHOOK_EVENT_TYPES.map((type, code) => [type, code]));
+const FILL_KINDS: Partial<Record<EventType, MessageFill['kind']>> = {
+  'mail.message.queued': 'outbound',
+  'mail.draft.created': 'outbound',
+  'mail.message.received': 'inbound',
+  'mail.thread.replied': 'inbound',
+};
+/** A message's event starts its data with these, in this order (messageEvent, receiveInbound). */
+const MESSAGE_IDS = ['message_id', 'thread_id', 'inbox_id'] as const;
+
+/**
+ * The event for a script's ARGV, packed as above; the id comes first: appendEvent reads the stream
+ * entry's time from it. `spaceId` is not stored: the stream's key names the space.
  */
 export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>, fill?: MessageFill): string {
-  const envelope: Envelope & { fill?: MessageFill } = {
-    id: rt.ids.next('event'),
-    type,
-    occurred_at: iso(rt.clock.now()),
-    account: { space_id: spaceId },
-    subject: { person: subject.person ?? null, refs: { ...subject.refs } },
-    data,
-    v: 1,
-  };
-  if (fill) envelope.fill = fill;
-  return JSON.stringify(envelope);
+  const body = idBody(rt.ids.next('event'));
+  if (!fill) return [body, TYPE_CODES.get(type), '', JSON.stringify({ person: subject.person ?? null, refs: { ...subject.refs } }), JSON.stringify(data)].join(FIELD_SEPARATOR);
+  const { message_id, thread_id, inbox_id, ...rest } = data;
+  // What the reader rebuilds must be what was given: a message's event names its own message first.
+  if (FILL_KINDS[type] !== fill.kind || message_id !== fill.message_id || Object.keys(data).slice(0, 3).join() !== MESSAGE_IDS.join() || !thread_id || !inbox_id) {
+    throw new Error(`prepareEvent: ${type} does not start with the ids of its message ${fill.message_id}`);
+  }
+  return [body, TYPE_CODES.get(type), idBody(fill.message_id), '', Object.keys(rest).length ? JSON.stringify(rest) : ''].join(FIELD_SEPARATOR);
 }
 
 /**
- * What a message's hash holds is not stored again in its events (decisions.md 10): the stored envelope
- * keeps its ids (and, for a reply, what it answers), names the message in `fill`, and the readers
- * (readFeed, the webhook worker) rebuild the rest of `data` from the message as it is when the event
- * is read: for an outbound message `from`, `to`, `subject`, `text`, `test`, `metadata`; for a received
- * one `from`, `from_name`, `to`, `subject`, `text`, `reply_text`, `has_html`, `auto_reply`,
- * `received_at`, `authentication`, `attachments`.
+ * What a message's hash holds is not stored again in its events (decisions.md 10): the stored event
+ * keeps its message's id (and, for a reply, what it answers), and the readers (readFeed, the webhook
+ * worker) rebuild from the message as it is when the event is read `subject` (person, refs), the ids at
+ * the head of `data`, and the rest of `data`: for an outbound message `from`, `to`, `subject`, `text`,
+ * `test`, `metadata`; for a received one `from`, `from_name`, `to`, `subject`, `text`, `reply_text`,
+ * `has_html`, `auto_reply`, `received_at`, `authentication`, `attachments`.
  */
 export interface MessageFill {
   message_id: string;
   kind: 'outbound' | 'inbound';
 }
 
-const FILL_FIELDS = ['from', 'from_name', 'to', 'subject', 'text', 'html', 'body_blobs', 'test', 'metadata', 'auto_reply', 'received_at', 'auth_results', 'attachments'] as const;
+const FILL_FIELDS = ['from', 'from_name', 'to', 'to_name', 'inbox_id', 'thread_id', 'campaign_id', 'subject', 'text', 'html', 'body_blobs', 'test', 'metadata', 'auto_reply', 'received_at', 'auth_results', 'attachments'] as const;
 type Filled = Record<(typeof FILL_FIELDS)[number], string>;
 
 const json = (value: string): unknown => (value ? JSON.parse(value) : null);
@@ -105,24 +128,66 @@ function filledData(kind: MessageFill['kind'], m: Filled): Record<string, unknow
   };
 }
 
-/** Stored envelope JSONs as delivered: the ones that name a message get its fields back (one pipelined read). */
-export async function completeEnvelopes(rt: Runtime, spaceId: string, jsons: string[]): Promise<string[]> {
-  const pending = jsons.map((json, index) => ({ index, parsed: json.includes('"fill":{') ? (JSON.parse(json) as Envelope & { fill?: MessageFill }) : null }))
-    .filter((entry): entry is { index: number; parsed: Envelope & { fill: MessageFill } } => Boolean(entry.parsed?.fill));
-  if (!pending.length) return jsons;
-  const keys = spaceKeys(spaceId);
-  const reads = rt.redis.pipeline();
-  for (const { parsed } of pending) reads.hmget(keys.message(parsed.fill.message_id), ...FILL_FIELDS);
-  const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
-  // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
-  const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
-  messages.forEach((m, i) => (m.text = texts[i]!.text));
-  const complete = [...jsons];
-  pending.forEach(({ index, parsed: { fill, ...envelope } }, i) => {
-    envelope.data = { ...envelope.data, ...filledData(fill.kind, messages[i]!) };
-    complete[index] = JSON.stringify(envelope);
-  });
-  return complete;
+/** The subject of a message's event: its correspondent and its objects (as messageEvent and receiveInbound give them). */
+function filledSubject(kind: MessageFill['kind'], messageId: string, m: Filled): Envelope['subject'] {
+  const person = kind === 'outbound' ? { email: m.to, name: m.to_name || null } : m.from ? { email: m.from, name: m.from_name || null } : null;
+  return { person, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: messageId, ...campaignRef(m) } };
+}
+
+/** A stored entry read back: the envelope as far as the entry tells it, and the message it is completed from. */
+interface Stored {
+  envelope: Envelope;
+  fill: MessageFill | null;
+  /** An entry of the JSON format: its subject and ids are stored, only the rest of `data` is rebuilt. */
+  legacy?: true;
+}
+
+function decodeEntry(spaceId: string, position: string, fields: string[]): Stored {
+  // Entries written before the positional fields (kept 30 days): one field `e`, the envelope JSON with its `fill`.
+  if (fields[0] === 'e') {
+    const { fill, ...envelope } = JSON.parse(fields[1]!) as Envelope & { fill?: MessageFill };
+    return { envelope, fill: fill ?? null, legacy: true };
+  }
+  const [stored, code, message, subject, data] = [fields[1]!, fields[3]!, fields[5]!, fields[7]!, fields[9]!];
+  const body = stored.length === 10 ? encodeTime(Number(position.slice(0, position.indexOf('-')))) + stored : stored;
+  const type = WEBHOOK_EVENT_TYPES[Number(code)]!;
+  const kind = FILL_KINDS[type];
+  const envelope: Envelope = {
+    id: `evt_${body}`, type, occurred_at: iso(decodeTime(body)), account: { space_id: spaceId },
+    subject: subject ? (JSON.parse(subject) as Envelope['subject']) : { person: null, refs: {} },
+    data: data ? (JSON.parse(data) as Record<string, unknown>) : {},
+    v: 1,
+  };
+  return { envelope, fill: message && kind ? { message_id: `msg_${message}`, kind } : null };
+}
+
+/**
+ * Stream entries as delivered (null for an entry trimmed while it waited in the webhook group): the ones
+ * that name a message get its fields back (one pipelined read, plus the texts kept in the blob store).
+ */
+export async function completeEnvelopes(rt: Runtime, spaceId: string, entries: [position: string, fields: string[] | null][]): Promise<(Envelope | null)[]> {
+  const decoded = entries.map(([position, fields]) => (fields?.length ? decodeEntry(spaceId, position, fields) : null));
+  const pending = decoded.filter((entry): entry is Stored & { fill: MessageFill } => Boolean(entry?.fill));
+  if (pending.length) {
+    const keys = spaceKeys(spaceId);
+    const reads = rt.redis.pipeline();
+    for (const { fill } of pending) reads.hmget(keys.message(fill.message_id), ...FILL_FIELDS);
+    const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
+    // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
+    const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
+    messages.forEach((m, i) => (m.text = texts[i]!.text));
+    pending.forEach(({ envelope, fill, legacy }, i) => {
+      const m = messages[i]!;
+      const filled = filledData(fill.kind, m);
+      if (legacy) {
+        envelope.data = { ...envelope.data, ...filled };
+        return;
+      }
+      envelope.subject = filledSubject(fill.kind, fill.message_id, m);
+      envelope.data = { message_id: fill.message_id, thread_id: m.thread_id, inbox_id: m.inbox_id, ...envelope.data, ...filled };
+    });
+  }
+  return decoded.map((entry) => entry?.envelope ?? null);
 }
 
 /** The evt id of an envelope JSON, without parsing it (bodies may carry 256 KB of text). */
@@ -150,11 +215,10 @@ export interface StreamEntry {
 }
 
 async function entriesOf(rt: Runtime, spaceId: string, raw: [string, string[]][]): Promise<StreamEntry[]> {
-  const jsons = await completeEnvelopes(rt, spaceId, raw.map(([, fields]) => fields[1]!));
+  const envelopes = await completeEnvelopes(rt, spaceId, raw);
   return raw.map(([position], at) => {
-    const json = jsons[at]!;
-    const envelope = JSON.parse(json) as Envelope;
-    return { position, envelope: envelope.type === WEBHOOK_TEST ? null : envelope, size: json.length };
+    const envelope = envelopes[at]!;
+    return { position, envelope: envelope.type === WEBHOOK_TEST ? null : envelope, size: JSON.stringify(envelope).length };
   });
 }
 

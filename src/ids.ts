@@ -40,12 +40,15 @@ export function encodeTime(ms: number): string {
   return out;
 }
 
-/** The creation time (ms) of a time-ordered id, the inverse of encodeTime on its first characters. */
-export function idTime(id: string): number {
+/** The ms an id body's first 10 characters tell (the inverse of encodeTime). */
+export function decodeTime(body: string): number {
   let ms = 0;
-  for (const char of idBody(id).slice(0, TIME_CHARS)) ms = ms * 32 + ALPHABET.indexOf(char);
+  for (let i = 0; i < TIME_CHARS; i++) ms = ms * 32 + ALPHABET.indexOf(body[i]!);
   return ms;
 }
+
+/** The creation time (ms) of a time-ordered id. */
+export const idTime = (id: string): number => decodeTime(idBody(id));
 
 /**
  * Time-ordered ids (ULID-like): 10 chars of milliseconds then 10 random chars, so a list sorted by

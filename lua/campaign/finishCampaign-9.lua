@@ -12,7 +12,7 @@
   KEYS[8] journal           hash line id -> line JSON
   KEYS[9] journalIndex      sorted set "<ref prefix><line id body>"
   ARGV[1] now, ISO 8601   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.finished)
-  ARGV[4] journal refs JSON array   ARGV[5] event envelope JSON (mail.campaign.finished)
+  ARGV[4] journal refs JSON array   ARGV[5] packed event (actors/events.ts prepareEvent) (mail.campaign.finished)
   Returns {"finished":true|false}.
   Events: mail.campaign.finished; journal line campaign.finished.
 ]]

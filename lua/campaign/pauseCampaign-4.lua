@@ -6,7 +6,7 @@
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
   ARGV[1] journal line id   ARGV[2] journal line JSON (campaign.paused)   ARGV[3] journal refs JSON array
-  ARGV[4] event envelope JSON (mail.campaign.paused)
+  ARGV[4] packed event (actors/events.ts prepareEvent) (mail.campaign.paused)
   Returns {"status":"paused"} | {"error":"not_found"} | {"error":"campaign_not_running","hint":{"status":...}}.
   Events: mail.campaign.paused; journal line campaign.paused.
 ]]

@@ -9,7 +9,7 @@
   KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
   ARGV[1] now, ISO 8601   ARGV[2] key id   ARGV[3] journal line id
   ARGV[4] journal line JSON (campaign.started)   ARGV[5] journal refs JSON array
-  ARGV[6] event envelope JSON (mail.campaign.started)
+  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.campaign.started)
   Returns {"status":"running","was":"draft"|"paused"|"running"} | {"error":"not_found"}
     | {"error":"campaign_not_startable","hint":{"status":...}}.
   Events: mail.campaign.started; journal line campaign.started (not for a running one).

@@ -15,7 +15,9 @@
   ARGV[7] journal line id
   ARGV[8] journal line JSON, kind `domain.checked` (set here to `domain.verified` or `domain.suspended` on a transition)
   ARGV[9] journal refs JSON array
-  ARGV[10] event envelope JSON (type set here: mail.domain.verified or mail.domain.suspended)
+  ARGV[10] packed event mail.domain.verified (from pending), '' when records are missing
+  ARGV[11] packed event mail.domain.verified with data.restored (from suspended), '' when records are missing
+  ARGV[12] packed event mail.domain.suspended, '' when every required record is found
   Returns {"status":<after>,"previous":<before>} | {"error":"not_found"}.
   Events: mail.domain.verified (pending or suspended -> verified, data.restored), mail.domain.suspended;
     journal line domain.verified, domain.suspended, or domain.checked (manual check without change).
@@ -34,27 +36,25 @@ local previous = redis.call('HGET', KEYS[1], 'status')
 local good = ARGV[4] == '1'
 redis.call('HSET', KEYS[1], 'checks', ARGV[3], 'last_checked_at', ARGV[2])
 local line = cjson.decode(ARGV[8])
-local event = cjson.decode(ARGV[10])
+local event
 local status = previous
 if good and previous ~= 'verified' then
   status = 'verified'
   redis.call('HSET', KEYS[1], 'status', status, 'status_reason', '', 'verified_at', ARGV[2])
   line.kind = 'domain.verified'
   line.data.restored = previous == 'suspended'
-  event.type = 'mail.domain.verified'
-  event.data.restored = previous == 'suspended'
-  event.data.reason = nil
+  event = previous == 'suspended' and ARGV[11] or ARGV[10]
 elseif not good and previous ~= 'pending' then
   -- A suspended domain still missing records keeps the latest reason.
   status = 'suspended'
   redis.call('HSET', KEYS[1], 'status', status, 'status_reason', ARGV[5])
   line.kind = 'domain.suspended'
-  event.type = 'mail.domain.suspended'
+  event = ARGV[12]
 end
 if status ~= previous then
   line.data.previous = previous
   appendJournal(KEYS[3], KEYS[4], ARGV[7], cjson.encode(line), ARGV[9])
-  appendEvent(KEYS[2], cjson.encode(event))
+  appendEvent(KEYS[2], event)
 elseif ARGV[6] == '1' then
   appendJournal(KEYS[3], KEYS[4], ARGV[7], ARGV[8], ARGV[9])
 end

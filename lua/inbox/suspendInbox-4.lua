@@ -10,7 +10,7 @@
   ARGV[3] journal line id
   ARGV[4] journal line JSON
   ARGV[5] journal refs JSON array
-  ARGV[6] event envelope JSON (mail.inbox.suspended)
+  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.inbox.suspended)
   Returns {"ok":true,"changed":true|false} | {"error":"not_found"} (absent or deleted).
   Events: mail.inbox.suspended; journal line inbox.suspended.
 ]]

@@ -1,13 +1,14 @@
--- The ms of an event envelope's `evt_` id: its first 10 Crockford base32 characters, from the caller's
--- clock (src/ids.ts). appendEvent files the entry under that ms.
+-- The ms of a packed event's `evt_` id (actors/events.ts prepareEvent): the first 10 Crockford base32
+-- characters of the id's body, which starts the packed event, from the caller's clock (src/ids.ts).
+-- appendEvent files the entry under that ms.
 local EVENT_ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
 
-local function eventMs(eventJson)
-  local at = string.find(eventJson, '"id":"evt_', 1, true)
-  if not at then error('appendEvent: the envelope has no evt_ id') end
+local function eventMs(event)
   local ms = 0
-  for i = at + 10, at + 19 do
-    ms = ms * 32 + string.find(EVENT_ID_ALPHABET, string.sub(eventJson, i, i), 1, true) - 1
+  for i = 1, 10 do
+    local digit = string.find(EVENT_ID_ALPHABET, string.sub(event, i, i), 1, true)
+    if not digit then error('appendEvent: the event does not start with an evt_ id body') end
+    ms = ms * 32 + digit - 1
   end
   return ms
 end

@@ -23,7 +23,7 @@
   ARGV[2] journal line id
   ARGV[3] journal line JSON (draft.approved)
   ARGV[4] journal refs JSON array
-  ARGV[5] event envelope JSON (mail.message.queued)
+  ARGV[5] packed event (actors/events.ts prepareEvent) (mail.message.queued)
   Returns {"slot": <ms>, "wake": bool, "message": {...fields}, "inbox": {drafts, queued, next}}
     | {"error": not_found | not_draft | revision_mismatch {revision} | inbox_suspended {reason}
       | domain_not_verified | domain_suspended | payment_required | recipient_suppressed {reason}

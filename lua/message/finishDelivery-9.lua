@@ -18,7 +18,7 @@
   ARGV[5] now, ISO 8601
   ARGV[6] retry departure (ms), for `retry`
   ARGV[7] Paris day of now (the sent counter)
-  ARGV[8] events JSON array of envelopes (strings) to append
+  ARGV[8] JSON array of packed events (actors/events.ts prepareEvent) to append
   ARGV[9] journal line id ('' for none)
   ARGV[10] journal line JSON
   ARGV[11] journal refs JSON array

@@ -13,7 +13,7 @@
   ARGV[4] journal line id
   ARGV[5] journal line JSON (message.bounced)
   ARGV[6] journal refs JSON array
-  ARGV[7] event envelope JSON (mail.message.bounced)
+  ARGV[7] packed event (actors/events.ts prepareEvent) (mail.message.bounced)
   Returns {"changed":true|false} | {"error":"not_found"} (no such outbound message).
   Events: mail.message.bounced; journal line message.bounced (only when changed).
 ]]

@@ -13,7 +13,7 @@
   ARGV[3] journal line id
   ARGV[4] journal line JSON (contact.unsubscribed...)
   ARGV[5] journal refs JSON array
-  ARGV[6] event envelope JSON (mail.contact.unsubscribed...), '' for none
+  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.contact.unsubscribed...), '' for none
   Returns {"created":true|false,"entry":<the entry in force>} | {"error":"not_found"} (no such space).
   Events: ARGV[6] when written (mail.contact.unsubscribed for an unsubscription); journal line ARGV[4]
     when written. Nothing when an entry of equal or higher rank was already in force.

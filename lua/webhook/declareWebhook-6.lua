@@ -19,7 +19,7 @@
   ARGV[7] journal line id
   ARGV[8] journal line JSON (data.replaced is set here)
   ARGV[9] journal refs JSON array
-  ARGV[10] event envelope JSON (webhook.test)
+  ARGV[10] packed event (actors/events.ts prepareEvent) (webhook.test)
   Returns {"replaced":true|false} | {"error":"unauthorized"} (space gone)
     | {"error":"webhook_too_soon","hint":{"retry_after_seconds"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
   Events: webhook.test (webhook only); journal line webhook.declared.

@@ -104,8 +104,9 @@ function keysOf(spaceId: string) {
     /** hash: filter id (`flt_...`) -> filter JSON (add_filter; src/mail/filters.ts judges sends and receptions with them). */
     filters: `${tag}:filters`,
     /**
-     * stream: the space's events, field `e` = envelope JSON (event_feed and webhooks read it). Entry ids
-     * follow the injected clock (lua/includes/appendEvent.lua); consumer group `webhooks` once declared.
+     * stream: the space's events, positional fields `i`, `t`, `m`, `s`, `d` (actors/events.ts prepareEvent;
+     * event_feed, the realtime socket and webhooks read it). Entry ids follow the injected clock
+     * (lua/includes/appendEvent.lua); consumer group `webhooks` once declared.
      */
     events: `${tag}:events`,
     /**

@@ -9,7 +9,7 @@
 import { open } from '../crypto.js';
 import { countWebhookAttempt, observeWebhookLag } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
-import { completeEnvelopes, eventIdOf } from '../../actors/events.js';
+import { completeEnvelopes } from '../../actors/events.js';
 import { acknowledgeDelivered, readUndelivered, readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
 import { WebhookClient } from './client.js';
 import { signedHeaders, signingKey } from './signer.js';
@@ -59,8 +59,8 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
     if (nextAt > rt.clock.now()) return nextAt;
     const entries = await readUndelivered(rt, spaceId, BATCH);
     if (!entries.length) return null;
-    // Trimmed entries (no fields) stay empty; the others get their message's text back.
-    const bodies = await completeEnvelopes(rt, spaceId, entries.map(([, fields]) => fields?.[1] ?? ''));
+    // Trimmed entries (no fields) stay empty; the others get their message's fields back.
+    const envelopes = await completeEnvelopes(rt, spaceId, entries);
     const url = new URL(hook.url);
     const target = await client.target(url);
     const signer = signingKey(open(masterKey!, hook.secret, webhookContext(spaceId)));
@@ -73,12 +73,13 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
     try {
       for (const [at, [entryId]] of entries.entries()) {
         // Trimmed while it waited (30 days): nothing left to send.
-        const body = bodies[at];
-        if (!body) {
+        const envelope = envelopes[at];
+        if (!envelope) {
           delivered.push(entryId);
           continue;
         }
-        const evtId = eventIdOf(body) ?? entryId;
+        const body = JSON.stringify(envelope);
+        const evtId = envelope.id;
         const result = 'failure' in target
           ? target.failure
           : await client.post(url, target.address, signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body), body);

@@ -15,6 +15,7 @@ import { iso } from '../../src/clock.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { withConfig } from '../helpers/mail.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = mondayMorning();
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY } });
@@ -27,7 +28,7 @@ const get = (url: string) => fetch(url, { redirect: 'manual' });
 const oneClick = (url: string) =>
   fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
 const events = async (spaceId: string) =>
-  (await rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!));
+  streamEnvelopes(rt, spaceId);
 const suppressions = (spaceId: string) => rt.redis.hgetall(spaceKeys(spaceId).suppressions);
 
 t.test('tokens: what they carry, and nothing else verifies', async (t) => {

@@ -13,6 +13,7 @@ import { startDomainWorker } from '../../src/workers/domains.js';
 import { iso } from '../../src/clock.js';
 import { addDomain, MASTER_KEY, verifiedDomain, type TestDomain } from '../helpers/domains.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = mondayMorning();
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY } });
@@ -22,7 +23,7 @@ const DAY = 24 * 3600 * 1000;
 const record = (domain: TestDomain, label: string) => domain.records.find((r) => r.label.startsWith(label))!;
 const states = (body: { records: { role: string; state: string }[] }) => body.records.map((r) => r.state);
 const events = async (spaceId: string) =>
-  (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!));
+  streamEnvelopes(svc.rt, spaceId);
 const scheduler = (spaceId: string, domainId: string) => domainQueue(svc.rt).getJobScheduler(recheckSchedulerId(spaceId, domainId));
 
 t.test('pending -> verified as the records appear; found, absent, different with the value seen', async (t) => {
@@ -78,7 +79,7 @@ t.test('pending -> verified as the records appear; found, absent, different with
 
   const [event] = await events(spaceId);
   t.match(event, { type: 'mail.domain.verified', occurred_at: iso(clock.now()), subject: { refs: { domain_id: domain.id } }, data: { domain: domain.domain, domain_id: domain.id, restored: false } });
-  t.notOk('reason' in event.data);
+  t.notOk('reason' in event!.data);
   const journal = await svc.call(apiKey, 'list_events', { domain: domain.domain });
   t.same(journal.body.events.map((e: { kind: string }) => e.kind), ['domain.verified', 'domain.checked', 'domain.checked', 'domain.added']);
   t.equal(journal.body.events[0].text, `Validation du domaine « ${domain.domain} »`);
@@ -137,7 +138,7 @@ t.test('a verified domain: inboxes on it; a record gone -> suspended on recheck;
   t.equal(all.length, 3);
   t.match(all[2], { type: 'mail.domain.verified', data: { restored: true } });
   suspendedEvent = all[1];
-  t.equal(suspendedEvent.type, 'mail.domain.suspended');
+  t.equal(suspendedEvent!.type, 'mail.domain.suspended');
   t.equal((await scheduler(spaceId, domain.id))?.every, DAY, 'daily again');
   const journal = await svc.call(apiKey, 'list_events', { domain: domain.domain });
   t.same(journal.body.events.slice(0, 2).map((e: { text: string }) => e.text), [

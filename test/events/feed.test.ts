@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/clock.js';
 import { encodeCursor } from '../../src/cursor.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const svc = await startService({
@@ -113,8 +114,7 @@ t.test('webhook.test goes to the webhook only, not to the feed', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
   const declared = await svc.call(apiKey, 'set_webhook', { url: 'https://127.0.0.1:9/crochet' });
   t.equal(declared.status, 200, JSON.stringify(declared.body.error ?? 'déclaré'));
-  const entries = await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+');
-  t.match(entries.map(([, fields]) => JSON.parse(fields[1]!).type), ['webhook.test']);
+  t.match((await streamEnvelopes(svc.rt, spaceId)).map((e) => e.type), ['webhook.test']);
   t.same((await feed(apiKey)).body.events, []);
   await emit(spaceId, await inbox(apiKey));
   t.same((await feed(apiKey)).body.events.map((e: any) => e.type), ['mail.inbox.suspended']);
@@ -145,8 +145,23 @@ t.test('ids stay increasing when the clock goes back (another front end behind)'
   await emit(spaceId, box, 'derrière');
   const ids = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([id]) => id);
   t.same(ids, [`${Date.parse('2026-11-25T08:00:00.000Z')}-0`, `${Date.parse('2026-11-25T08:00:00.000Z')}-1`]);
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  const events = (await feed(apiKey)).body.events;
+  t.same(events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  t.equal(events[1].occurred_at, '2026-11-25T07:59:00.000Z', "the event filed under another ms keeps its id's time");
   clock.set('2026-11-23T08:00:00.000Z');
+});
+
+t.test('an entry stored as envelope JSON (before the positional fields) reads as it was written', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  const envelope = {
+    id: 'evt_01m7ye55ww542679e334', type: 'mail.inbox.suspended', occurred_at: '2026-11-23T08:00:00.000Z', account: { space_id: spaceId },
+    subject: { person: null, refs: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9' } }, data: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9', address: 'ventes@exemple.fr', reason: 'r' }, v: 1,
+  };
+  await svc.rt.redis.xadd(spaceKeys(spaceId).events, `${Date.parse(envelope.occurred_at)}-*`, 'e', JSON.stringify(envelope));
+  await emit(spaceId, await inbox(apiKey), 'après');
+  const events = (await feed(apiKey)).body.events;
+  t.same(events[0], envelope);
+  t.equal(events[1].data.reason, 'après', 'followed by an entry of the positional fields');
 });
 
 t.test('a reader following next_cursor sees 1000 concurrently emitted events exactly once, in order', async (t) => {
@@ -173,7 +188,7 @@ t.test('a reader following next_cursor sees 1000 concurrently emitted events exa
     if (!emitting && !page.body.events.length) break;
   }
   await emitters;
-  const stream = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!).id);
+  const stream = (await streamEnvelopes(svc.rt, spaceId)).map((e) => e.id);
   t.equal(stream.length, 1000);
   t.equal(new Set(seen).size, seen.length, 'no event twice');
   t.same(seen, stream, 'every event, in emission order');

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
-import { spaceKeys } from '../../src/redis/keys.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
 import { openSocket, type SocketClient } from '../helpers/socket.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const child = fileURLToPath(new URL('../helpers/mailbox-child.ts', import.meta.url));
 // Only the TypeScript loader: tap's own hooks would slow every start of the child.
@@ -96,7 +96,7 @@ t.test('a client killed mid-stream, then its front end killed, resumes from its 
   await emitters;
   third.ws.terminate();
 
-  const stream = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!).id);
+  const stream = (await streamEnvelopes(svc.rt, spaceId)).map((e) => e.id);
   t.equal(stream.length, 1000);
   t.equal(new Set(seen).size, seen.length, 'no event twice');
   t.same(seen, stream, 'every event, in emission order');

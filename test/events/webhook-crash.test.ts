@@ -13,6 +13,7 @@ import { startWebhookWorker } from '../../src/webhooks/worker.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
 import { startReceiver, type Received } from '../helpers/webhooks.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const receiver = await startReceiver();
 const env = {
@@ -49,7 +50,7 @@ t.test('killed while a delivery waits: the next worker delivers the rest, nothin
     await suspendInbox(svc.rt, spaceId, inbox.body.id, `n${i}`);
     await resumeInbox(svc.rt, spaceId, inbox.body.id);
   }
-  const emitted = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, f]) => JSON.parse(f[1]!).id as string);
+  const emitted = (await streamEnvelopes(svc.rt, spaceId)).map((e) => e.id);
   t.equal(emitted.length, 31, 'webhook.test and 30 events');
   const mine = (r: Received) => JSON.parse(r.body).account.space_id === spaceId;
   // The 11th request (webhook.test, then 9 events, then the 10th event) is left without answer.

@@ -14,6 +14,7 @@ import { inboxState, recipient, send, sender } from '../helpers/outbound.js';
 import { clusterMode, testRedis, testRedisTarget } from '../helpers/redis.js';
 import { startRedisProxy } from '../helpers/redis-proxy.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const scripts = readScripts();
 const sha = (name: string): string => createHash('sha1').update(scripts.find((s) => s.name === name)!.source).digest('hex');
@@ -39,8 +40,7 @@ async function losingReplyOf<T>(t: Test, script: string, work: () => Promise<T>)
 
 /** The ids of the space's events of one type, to see that none was appended twice. */
 async function eventIds(spaceId: string, type: string): Promise<string[]> {
-  const entries = await direct.xrange(spaceKeys(spaceId).events, '-', '+');
-  return entries.map(([, fields]) => JSON.parse(fields[1]!) as { id: string; type: string }).filter((e) => e.type === type).map((e) => e.id);
+  return (await streamEnvelopes(svc.rt, spaceId)).filter((e) => e.type === type).map((e) => e.id);
 }
 
 t.test('send_email: one message, queued 1, one slot, one key count, one event', { skip }, async (t) => {

@@ -10,6 +10,7 @@ import { iso } from '../../src/clock.js';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = mondayMorning();
 const svc = await startService({ clock });
@@ -151,8 +152,7 @@ t.test('suspendInbox: the circuit breaker suspends, with a journal line and mail
   t.same(body.inbox.suspension, { review: 'none', requested_at: null });
   t.equal(JSON.parse((await svc.rt.redis.get(globalKeys.address(box.address)))!).state, 'active', 'a suspended inbox still receives');
 
-  const entries = await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+');
-  const events = entries.map(([, fields]) => JSON.parse(fields[1]!));
+  const events = await streamEnvelopes(svc.rt, spaceId);
   t.equal(events.length, 1, 'one event, not two');
   t.match(events[0], {
     type: 'mail.inbox.suspended',
@@ -162,7 +162,7 @@ t.test('suspendInbox: the circuit breaker suspends, with a journal line and mail
     data: { inbox_id: box.id, address: box.address, reason },
     v: 1,
   });
-  t.match(events[0].id, /^evt_/);
+  t.match(events[0]!.id, /^evt_/);
   const journal = await svc.call(apiKey, 'list_events', { inbox_id: box.id });
   t.equal(journal.body.events[0].text, `Suspension de la boîte « ${box.address} » : ${reason}`);
   t.equal(journal.body.events[0].actor.kind, 'service');

@@ -118,8 +118,8 @@ t.test('approve_message: the revision read, then a slot reserved as for any new 
   t.ok(await sendQueue(svc.rt).getJob(`wake-${s.spaceId}-${s.inboxId}-${slot}`), 'the delivery worker is woken for its new head');
 
   // As event_feed and webhooks deliver them: the stored envelope names the message, its text is filled in.
-  const events = await completeEnvelopes(svc.rt, s.spaceId, (await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+')).map(([, f]) => f[1]!));
-  const queued = events.map((json) => JSON.parse(json)).find((e) => e.type === 'mail.message.queued');
+  const events = await completeEnvelopes(svc.rt, s.spaceId, await svc.rt.redis.xrange(spaceKeys(s.spaceId).events, '-', '+'));
+  const queued = events.find((e) => e?.type === 'mail.message.queued');
   t.match(queued, { subject: { person: { email: m.to, name: 'Léa' }, refs: { message_id: m.id } }, data: { message_id: m.id, text: 'Bonjour,\nversion 2.' } });
   const [line] = await journal(s, m.id);
   t.match(line, { kind: 'draft.approved', actor: { name: 'humaine' } });

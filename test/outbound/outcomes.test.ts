@@ -21,6 +21,7 @@ import { withConfig } from '../helpers/mail.js';
 import { send, sender, type Sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { startPeer } from '../helpers/smtp-peer.js';
+import { streamEnvelopes } from '../helpers/events.js';
 
 const clock = mondayMorning();
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-outcomes-'));
@@ -39,7 +40,7 @@ const directRt = withConfig(svc.rt, { outbound: { kind: 'direct' }, directPort: 
 const direct = createTransport(directRt);
 
 /** The space's event stream, every envelope decoded. */
-const eventsOf = async (spaceId: string) => (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!));
+const eventsOf = async (spaceId: string) => streamEnvelopes(svc.rt, spaceId);
 
 /** Sends one message to `to` and runs the worker until its inbox's queue is empty, following the clock. */
 async function sendAndDeliver(s: Sender, to: string, rt = directRt, transport = direct) {
@@ -84,7 +85,7 @@ t.test('a permanent refusal: rejected at once with its code', async (t) => {
   t.equal(clock.now(), before, 'no retry');
   t.match(message, { status: 'rejected', status_code: 'recipient_unknown' });
   t.same(events.map((e) => e.type), ['mail.message.rejected']);
-  t.match(events[0].data, { status_code: 'recipient_unknown', response: /User unknown/ });
+  t.match(events[0]!.data, { status_code: 'recipient_unknown', response: /User unknown/ });
   t.same(lines.map((l: { text: string }) => l.text), [
     `Blocage de « ${to} » : adresse inexistante (rebond définitif)`,
     `Refus définitif du message « Bonjour » pour ${to} (recipient_unknown)`,
