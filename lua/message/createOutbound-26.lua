@@ -28,7 +28,7 @@
   KEYS[17] suppressions    hash of suppressed values (address, @domain)
   KEYS[18] events          stream of the space's events
   KEYS[19] journal         hash line id -> line JSON
-  KEYS[20] journalIndex    sorted set "<ref> <line id>"
+  KEYS[20] journalIndex    sorted set "<ref prefix><line id body>"
   KEYS[21] webhook         hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[22] blobs           set of the SHA-256 of the space's blobs that records point to
   KEYS[23] searchDocs      string of the search index's document records

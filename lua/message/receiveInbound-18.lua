@@ -15,7 +15,7 @@
   KEYS[8] inboxContacts   hash correspondent -> thread id of its latest thread in the inbox
   KEYS[9] events          stream of the space's events
   KEYS[10] journal        hash line id -> line JSON
-  KEYS[11] journalIndex   sorted set "<ref> <line id>"
+  KEYS[11] journalIndex   sorted set "<ref prefix><line id body>"
   KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[13] blobs          set of the SHA-256 of the space's blobs that records point to
   KEYS[14] attachments    hash attachment id -> message id of the received files (forwarding)
