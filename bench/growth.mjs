@@ -9,7 +9,8 @@
 // the messages are stored (the events' retention). Then send_email, get_thread, list_threads,
 // search_threads and event_feed are called in process (callTool, as the front ends call them), the two
 // sizes alternated call by call, SAMPLES calls of each tool on each space. Prints a markdown table:
-// p50/p99 per tool and size, the ratio large/small of the p99, against the 20 % target.
+// p50/p99 per tool and size, the ratio large/small of the p99 against the 20 % target, and Node's CPU
+// time a call at each size (process.cpuUsage: what the machine's load moves least).
 // `--smoke` (@bench-smoke): 300 and 3,000 messages, 30 calls each, seconds, no timing judged (CI).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -174,12 +175,17 @@ const TOOLS = ['send_email', 'get_thread', 'list_threads', 'search_threads', 'ev
 const sizes = [small, large];
 const calls = await Promise.all(sizes.map(callsFor));
 const times = sizes.map(() => Object.fromEntries(TOOLS.map((tool) => [tool, []])));
+// Node's CPU time per call (user + system, µs): unlike wall time, little moved by other processes' load.
+const cpu = sizes.map(() => Object.fromEntries(TOOLS.map((tool) => [tool, 0])));
 const call = async (i, tool) => {
   const s = sizes[i];
   const input = calls[i][tool]();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const { output } = await callTool(rt, s.access, tool, input);
+  const used = process.cpuUsage(cpuBefore);
   times[i][tool].push(performance.now() - started);
+  cpu[i][tool] += used.user + used.system;
   // A harness that broke: a tool that answers nothing where the space holds something.
   const empty = { send_email: !output.message, get_thread: !output.messages?.length, list_threads: !output.items?.length, search_threads: !output.items, event_feed: !output.events?.length }[tool];
   if (empty) throw new Error(`${tool} answered nothing on the ${s.name} space: ${JSON.stringify(output).slice(0, 300)}`);
@@ -198,12 +204,12 @@ const percentile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(val
 console.log(`${small.stored + SAMPLES} and ${large.stored + SAMPLES} messages (the seeding, then the benchmark's own test sends), ` +
   `the large space seeded in ${seedSeconds.toFixed(0)} s (${Math.round(LARGE / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
   `${SAMPLES} calls of each tool on each space, sizes alternated; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end.\n`);
-console.log(`| tool | p50 ms at ${SMALL} | p99 ms at ${SMALL} | p50 ms at ${LARGE} | p99 ms at ${LARGE} | p99 ratio | target ≤ ${TARGET} |`);
-console.log('|---|---:|---:|---:|---:|---:|---|');
+console.log(`| tool | p50 ms at ${SMALL} | p99 ms at ${SMALL} | p50 ms at ${LARGE} | p99 ms at ${LARGE} | p99 ratio | target ≤ ${TARGET} | Node CPU µs a call, ${SMALL} → ${LARGE} |`);
+console.log('|---|---:|---:|---:|---:|---:|---|---:|');
 for (const tool of TOOLS) {
   const [a, b] = times.map((t) => t[tool]);
   const ratio = percentile(b, 0.99) / percentile(a, 0.99);
   const verdict = smoke ? '(smoke: not judged)' : ratio <= TARGET ? 'met' : 'not met';
-  console.log(`| ${tool} | ${percentile(a, 0.5).toFixed(2)} | ${percentile(a, 0.99).toFixed(2)} | ${percentile(b, 0.5).toFixed(2)} | ${percentile(b, 0.99).toFixed(2)} | ${ratio.toFixed(2)} | ${verdict} |`);
+  console.log(`| ${tool} | ${percentile(a, 0.5).toFixed(2)} | ${percentile(a, 0.99).toFixed(2)} | ${percentile(b, 0.5).toFixed(2)} | ${percentile(b, 0.99).toFixed(2)} | ${ratio.toFixed(2)} | ${verdict} | ${(cpu[0][tool] / SAMPLES).toFixed(0)} → ${(cpu[1][tool] / SAMPLES).toFixed(0)} |`);
 }
 process.exit(0);
