@@ -69,11 +69,16 @@ class Posting {
   }
 }
 
+/** Steps of one binary search in a posting, counted as such whatever its length (2^20 numbers). */
+const SEARCH_STEPS = 20;
+
 /** What one query term matches: one posting, or the union of several (the last word's completions, a key's inboxes). */
 class Term {
   readonly size: number;
   readonly whole: boolean;
   private members: Uint8Array | null = null;
+  /** What the questions asked so far cost in binary search steps (about SEARCH_STEPS a posting). */
+  private asked = 0;
 
   constructor(private readonly postings: Posting[]) {
     this.size = postings.reduce((sum, posting) => sum + posting.length, 0);
@@ -82,7 +87,10 @@ class Term {
 
   has(doc: number): boolean {
     if (this.postings.length === 1) return this.postings[0]!.has(doc);
-    // A union answers from a bitmap of its documents, built on the first question.
+    // A union answers by a binary search in each posting until it has been asked as much as a bitmap
+    // of all its documents costs to build, then from that bitmap: built on the first question, its
+    // cost grew with the space's mail even for the few questions of a one-word query (issue 21).
+    if (!this.members && (this.asked += this.postings.length * SEARCH_STEPS) < this.size) return this.postings.some((posting) => posting.has(doc));
     if (!this.members) {
       const last = Math.max(...this.postings.map((posting) => (posting.length ? posting.at(posting.length - 1) : 0)));
       this.members = new Uint8Array((last >> 3) + 1);
