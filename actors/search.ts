@@ -5,6 +5,8 @@
  * inbox and thread keeps the ascending numbers of its documents, 3 bytes each. A query intersects
  * its words' lists (the last word's completions united), newest document first, and shows each thread
  * once, where its newest matching message is: paging is a document number, with no state kept.
+ * Postings are read from their newest end (config.searchTailPostings numbers each) so that a query's
+ * cost does not grow with the space's mail; only a query that must look further back reads them whole.
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
@@ -40,7 +42,8 @@ export const MESSAGE_IDS_MAX = 50;
 /** A word's (or an inbox's, or a thread's) document numbers, ascending, as stored. */
 class Posting {
   readonly length: number;
-  constructor(private readonly bytes: Buffer) {
+  /** `whole`: false when only its newest numbers were read (older ones may exist). */
+  constructor(private readonly bytes: Buffer, readonly whole = true) {
     this.length = Math.floor(bytes.length / POSTING_BYTES);
   }
 
@@ -66,18 +69,28 @@ class Posting {
   }
 }
 
+/** Steps of one binary search in a posting, counted as such whatever its length (2^20 numbers). */
+const SEARCH_STEPS = 20;
+
 /** What one query term matches: one posting, or the union of several (the last word's completions, a key's inboxes). */
 class Term {
   readonly size: number;
+  readonly whole: boolean;
   private members: Uint8Array | null = null;
+  /** What the questions asked so far cost in binary search steps (about SEARCH_STEPS a posting). */
+  private asked = 0;
 
   constructor(private readonly postings: Posting[]) {
     this.size = postings.reduce((sum, posting) => sum + posting.length, 0);
+    this.whole = postings.every((posting) => posting.whole);
   }
 
   has(doc: number): boolean {
     if (this.postings.length === 1) return this.postings[0]!.has(doc);
-    // A union answers from a bitmap of its documents, built on the first question.
+    // A union answers by a binary search in each posting until it has been asked as much as a bitmap
+    // of all its documents costs to build, then from that bitmap: built on the first question, its
+    // cost grew with the space's mail even for the few questions of a one-word query (issue 21).
+    if (!this.members && (this.asked += this.postings.length * SEARCH_STEPS) < this.size) return this.postings.some((posting) => posting.has(doc));
     if (!this.members) {
       const last = Math.max(...this.postings.map((posting) => (posting.length ? posting.at(posting.length - 1) : 0)));
       this.members = new Uint8Array((last >> 3) + 1);
@@ -116,10 +129,26 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** A page of matching threads, newest match first; `next` is the next page's `before`, null after the last page. */
-export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<{ hits: SearchHit[]; next: number | null }> {
-  const terms = await readTerms(rt, spaceId, request);
-  if (!terms) return { hits: [], next: null };
+type Page = { hits: SearchHit[]; next: number | null };
+
+/**
+ * A page of matching threads, newest match first; `next` is the next page's `before`, null after the
+ * last page. First from the postings' newest numbers only (a common word's posting grows with the
+ * space: read whole, its bytes and the union's bitmap made the cost grow with the mail); when the page
+ * needs a document older than what was read, again from the whole postings.
+ */
+export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
+  return (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ?? (await searchFrom(rt, spaceId, request, null))!;
+}
+
+/**
+ * The page from each posting's last `tail` numbers (null: whole); null when it needs to know about a
+ * document below what every term holds whole (`floor`), which only the whole postings tell.
+ */
+async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, tail: number | null): Promise<Page | null> {
+  const read = await readTerms(rt, spaceId, request, tail);
+  if (!read) return { hits: [], next: null };
+  const { terms, floor } = read;
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
   const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
   const keys = spaceKeys(spaceId);
@@ -135,12 +164,15 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
     const batch: number[] = [];
     let step = documents.next();
     for (; !step.done; step = documents.next()) {
+      if (step.value < floor) return null;
       walked++;
       position = step.value;
       if (others.every((term) => term.has(step.value))) batch.push(step.value);
       if (batch.length === batchSize || walked === DOCUMENTS_WALKED_MAX) break;
     }
     batchSize = BATCH;
+    // The driver's numbers read are walked, but older ones may be left: only the whole postings tell.
+    if (step.done && !driver!.whole) return null;
     if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
@@ -156,10 +188,19 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       decided.add(id);
       const { thread, docs } = threads.get(id)!;
       const own: number[] = [];
-      for (let j = docs.length - 1; j >= 0 && own.length < MESSAGE_IDS_MAX; j--) if (matches(docs.at(j))) own.push(docs.at(j));
+      /** The thread has a number below the floor: whether it matches is not known here. */
+      let older = false;
+      for (let j = docs.length - 1; j >= 0 && own.length < MESSAGE_IDS_MAX; j--) {
+        if (docs.at(j) < floor) {
+          older = true;
+          break;
+        }
+        if (matches(docs.at(j))) own.push(docs.at(j));
+      }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
       if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
       if (found.length === request.limit) return { hits: await withMessages(rt, spaceId, found, request.terms), next: found[found.length - 1]!.docs[0]! };
+      if (older) return null;
       found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
     if (step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
@@ -168,22 +209,36 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
   return { hits: await withMessages(rt, spaceId, found, request.terms), next: position };
 }
 
-/** The query's terms as postings, read in two round trips; null when one matches nothing (nor can anything). */
-async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Term[] | null> {
+/**
+ * The query's terms as postings, read in two round trips, each posting's last `tail` numbers only
+ * (null: whole), and `floor`: every term holds all its documents from that number up. Null when a
+ * term matches nothing (nor can anything).
+ */
+async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, tail: number | null): Promise<{ terms: Term[]; floor: number } | null> {
   const keys = spaceKeys(spaceId);
   const { words, prefix } = request.terms;
+  const readPosting = (pipeline: ReturnType<Runtime['redis']['pipeline']>, key: string) =>
+    tail === null ? pipeline.getBuffer(key) : pipeline.getrangeBuffer(key, -tail * POSTING_BYTES, -1);
+  let floor = 0;
+  const posting = (bytes: Buffer | null): Posting => {
+    // A posting read up to the tail's length may hold older numbers: below its first one, nothing is known.
+    const whole = tail === null || (bytes?.length ?? 0) < tail * POSTING_BYTES;
+    const read = new Posting(bytes ?? Buffer.alloc(0), whole);
+    if (!whole) floor = Math.max(floor, read.at(0));
+    return read;
+  };
   const first = rt.redis.pipeline();
   first.zrangebylex(keys.searchWords, `[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]), 'LIMIT', 0, COMPLETIONS_MAX);
-  for (const word of words) first.getBuffer(keys.searchWord(word));
-  for (const inboxId of request.inboxIds ?? []) first.getBuffer(keys.searchInbox(inboxId));
+  for (const word of words) readPosting(first, keys.searchWord(word));
+  for (const inboxId of request.inboxIds ?? []) readPosting(first, keys.searchInbox(inboxId));
   const [completions, ...postings] = await execAll<unknown>(first);
-  const exact = postings.slice(0, words.length).map((bytes) => new Term([new Posting((bytes as Buffer | null) ?? Buffer.alloc(0))]));
-  const inboxes = request.inboxIds ? [new Term(postings.slice(words.length).map((bytes) => new Posting((bytes as Buffer | null) ?? Buffer.alloc(0))))] : [];
+  const exact = postings.slice(0, words.length).map((bytes) => new Term([posting(bytes as Buffer | null)]));
+  const inboxes = request.inboxIds ? [new Term(postings.slice(words.length).map((bytes) => posting(bytes as Buffer | null)))] : [];
   if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
   const second = rt.redis.pipeline();
-  for (const word of completions as string[]) second.getBuffer(keys.searchWord(word));
-  const completed = new Term((await execAll<Buffer | null>(second)).map((bytes) => new Posting(bytes ?? Buffer.alloc(0))));
-  return [...exact, completed, ...inboxes];
+  for (const word of completions as string[]) readPosting(second, keys.searchWord(word));
+  const completed = new Term((await execAll<Buffer | null>(second)).map(posting));
+  return { terms: [...exact, completed, ...inboxes], floor };
 }
 
 /** The documents' records (`<message id body><thread id body>`), in one round trip. */

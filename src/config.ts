@@ -89,6 +89,11 @@ export interface Config {
   blobStore: BlobStoreChoice;
   /** ATTACHMENT_MAX_BYTES: the decoded size of every file of one outgoing message together. */
   attachmentMaxBytes: number;
+  /**
+   * SEARCH_TAIL_POSTINGS: the newest document numbers search_threads reads of each posting at first
+   * (3 bytes each); a query that needs older ones reads its postings whole (actors/search.ts).
+   */
+  searchTailPostings: number;
   /** The workspace's instances and waits (decisions.md 12; src/workspace/, actors/workspace.ts). */
   workspace: WorkspaceSettings;
 }
@@ -479,6 +484,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.MAILBOX_DATA_DIR || 'var',
     blobStore: parseBlobStore(env.BLOB_STORE),
     attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 10 * 1024 * 1024),
+    searchTailPostings: int(env, 'SEARCH_TAIL_POSTINGS', 4096),
     workspace: workspaceSettings(env),
   };
 }
