@@ -12,12 +12,11 @@
 // p50/p99 per tool and size, the ratio large/small of the p99 against the 20 % target, and Node's CPU
 // time a call at each size (process.cpuUsage: what the machine's load moves least).
 // `--smoke` (@bench-smoke): 300 and 3,000 messages, 30 calls each, seconds, no timing judged (CI).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './lib.mjs';
+import { freePort, seededWords, startRedis } from './lib.mjs';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
 import { composeRuntime } from '../dist/src/cli/compose.js';
@@ -42,14 +41,9 @@ const DAY = 24 * 3600 * 1000;
 const TARGET = 1.2;
 
 const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-growth-'));
-let redis = null;
-process.on('exit', () => {
-  redis?.kill('SIGKILL');
-  rmSync(run, { recursive: true, force: true });
-});
+process.on('exit', () => rmSync(run, { recursive: true, force: true }));
 const port = await freePort();
-redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...REDIS_ENCODING_ARGS], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
+await startRedis(port, REDIS_ENCODING_ARGS);
 
 const end = Date.now();
 // Inboxes created 70 days before the end: their warm-up is over when the seeding starts, 30 days before it.
@@ -60,33 +54,8 @@ const rt = composeRuntime(createRuntime(loadConfig({
   PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
 }), { clock }));
 
-// A seeded generator: the same spaces on every run.
-let seed = 0x960;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-const between = (low, high) => low + Math.floor(random() * (high - low + 1));
-const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(' ');
-const words = new Set();
-while (words.size < VOCABULARY) words.add(Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(''));
-const vocabulary = [...words];
-// Zipf (s = 1.07), as bench/search.mjs: the rank-r word is drawn with weight 1 / r^s.
-const cumulative = [];
-vocabulary.reduce((sum, _, r) => (cumulative[r] = sum + 1 / (r + 1) ** 1.07), 0);
-const zipf = () => {
-  const target = random() * cumulative[cumulative.length - 1];
-  let [low, high] = [0, cumulative.length - 1];
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (cumulative[middle] < target) low = middle + 1;
-    else high = middle;
-  }
-  return vocabulary[low];
-};
+// The same spaces on every run.
+const { random, pick, between, vocabulary, zipf } = seededWords(0x960, VOCABULARY);
 const GLUE = 'le la les de des du et en un une pour avec sur dans nous vous est que qui pas'.split(' ');
 const FIRST = 'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(' ');
 const body = () => {

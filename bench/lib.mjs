@@ -1,4 +1,5 @@
 // What the Node benchmarks share (bench/lib.sh is the shell side).
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** A loopback port free at this moment, for a server the benchmark starts. */
@@ -9,3 +10,49 @@ export const freePort = () =>
       server.close(() => resolve(port));
     });
   });
+
+/**
+ * A redis-server on a loopback port that keeps nothing on disk, started with `args` (the design's
+ * settings) and killed when the benchmark exits; resolves once it accepts connections.
+ */
+export async function startRedis(port, args = []) {
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.on('exit', () => redis.kill('SIGKILL'));
+  await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
+  return redis;
+}
+
+const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(' ');
+
+/**
+ * Seeded French-looking text, the same on every run for one seed: `size` invented words, drawn by
+ * `zipf` with Zipf frequencies (s = 1.07: the rank-r word weighs 1 / r^s), as mail's words are.
+ */
+export function seededWords(seed, size) {
+  let state = seed;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let x = Math.imul(state ^ (state >>> 15), 1 | state);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const between = (low, high) => low + Math.floor(random() * (high - low + 1));
+  const words = new Set();
+  while (words.size < size) words.add(Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(''));
+  const vocabulary = [...words];
+  const cumulative = [];
+  vocabulary.reduce((sum, _, r) => (cumulative[r] = sum + 1 / (r + 1) ** 1.07), 0);
+  const total = cumulative[cumulative.length - 1];
+  const zipf = () => {
+    const target = random() * total;
+    let [low, high] = [0, cumulative.length - 1];
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle] < target) low = middle + 1;
+      else high = middle;
+    }
+    return vocabulary[low];
+  };
+  return { random, pick, between, vocabulary, zipf };
+}

@@ -7,7 +7,6 @@
 // handler, no HTTP), one at a time. Prints a markdown table: p50/p99 per kind and overall, and the
 // index's Redis memory per message (MEMORY USAGE of every index key, SAMPLES 0).
 // `--smoke` (@bench-smoke): 2,000 messages and 60 queries, a few seconds, no timing judged (CI).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
@@ -16,7 +15,7 @@ import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox } from '../dist/actors/inbox.js';
 import { receiveInbound } from '../dist/actors/inbound.js';
 import { toolByName } from '../dist/src/tools/index.js';
-import { freePort } from './lib.mjs';
+import { freePort, seededWords, startRedis } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? (smoke ? 2_000 : 100_000));
@@ -25,12 +24,8 @@ const CONCURRENCY = 16;
 const VOCABULARY = 20_000;
 const CORRESPONDENTS = 3_000;
 
-const children = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 const redisPort = await freePort();
-const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-children.push(redis);
-await new Promise((resolve) => redis.stdout.on('data', (chunk) => /Ready to accept/.test(chunk) && resolve()));
+await startRedis(redisPort);
 
 const rt = createRuntime(loadConfig({
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
@@ -39,35 +34,8 @@ const rt = createRuntime(loadConfig({
   LOG_LEVEL: 'warn',
 }));
 
-// A seeded generator: the same space on every run.
-let seed = 0x5eed;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-const between = (low, high) => low + Math.floor(random() * (high - low + 1));
-
-const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(' ');
-const words = new Set();
-while (words.size < VOCABULARY) words.add(Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(''));
-const vocabulary = [...words];
-// Zipf (s = 1.07): the rank-r word is drawn with weight 1 / r^s.
-const cumulative = [];
-vocabulary.reduce((sum, _, r) => (cumulative[r] = sum + 1 / (r + 1) ** 1.07), 0);
-const total = cumulative[cumulative.length - 1];
-const zipf = () => {
-  const target = random() * total;
-  let [low, high] = [0, cumulative.length - 1];
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (cumulative[middle] < target) low = middle + 1;
-    else high = middle;
-  }
-  return vocabulary[low];
-};
+// The same space on every run.
+const { random, pick, between, vocabulary, zipf } = seededWords(0x5eed, VOCABULARY);
 const GLUE = 'le la les de des du et en un une pour avec sur dans nous vous est que qui pas'.split(' ');
 const FIRST = 'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(' ');
 const LAST = Array.from({ length: 150 }, () => pick(vocabulary).replace(/^./, (c) => c.toUpperCase()));
