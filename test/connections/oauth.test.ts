@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { spaceKeys } from '../../src/redis/keys.js';
+import { journalLines } from '../helpers/events.js';
 import { connectByOAuth, startDocumentServer } from '../helpers/oauth.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
@@ -56,7 +56,7 @@ t.test('from nothing to tools/call, a refresh, then revoke_key ends it', async (
   const revoked = await svc.call(apiKey, 'revoke_key', { key_id: connection.id, confirm: true });
   t.match(revoked.body, { kind: 'connection', name: 'Claude' });
   await t.rejects(client.callTool({ name: 'get_settings', arguments: {} }), 'the next call fails');
-  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
+  const lines = await journalLines(svc.rt, spaceId);
   t.ok(lines.some((line) => line.kind === 'connection.created' && line.actor.kind === 'human' && line.data.name === 'Claude'), 'allowed by the human, journaled');
 });
 
@@ -84,6 +84,6 @@ t.test('a second allowance of one client gets a unique name; actions are journal
   const { client } = await connectByOAuth(svc, email, { name: 'Cursor', permissions: ['manage_inboxes', 'read'], cookie });
   const created = await client.callTool({ name: 'create_inbox', arguments: { username: `c-${spaceId.slice(-8)}`, display_name: 'Cursor' } });
   t.notOk(created.isError, JSON.stringify(created.content));
-  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
-  t.match(lines.find((line) => line.kind === 'inbox.created').actor, { kind: 'agent', name: 'Cursor (2)' });
+  const lines = await journalLines(svc.rt, spaceId);
+  t.match(lines.find((line) => line.kind === 'inbox.created')?.actor, { kind: 'agent', name: 'Cursor (2)' });
 });

@@ -14,6 +14,7 @@ import { eraseJobId, eraseQueue } from '../../src/redis/queues.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
 import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
+import { journalLines } from '../helpers/events.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { startFakeStripe } from '../helpers/stripe.js';
 
@@ -120,7 +121,7 @@ t.test('step 3: cancel removes the confirmed closure and the pending code; the j
   const pending = await closeCode(apiKey);
   await svc.call(apiKey, 'close_space', { cancel: true });
   t.equal((await svc.call(apiKey, 'close_space', { confirmation_code: pending })).body.error.code, 'no_pending_code', 'the pending code went too');
-  const kinds = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line).kind);
+  const kinds = (await journalLines(svc.rt, spaceId)).map((line) => line.kind);
   t.ok(kinds.includes('space.closure_scheduled') && kinds.includes('space.closure_cancelled'), 'both journaled');
 });
 

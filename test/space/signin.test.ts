@@ -10,6 +10,7 @@ import { testRedisTarget } from '../helpers/redis.js';
 import { sha256Hex } from '../../src/secrets.js';
 import { callTool } from '../../src/tools/dispatch.js';
 import { lastCode } from '../helpers/codes.js';
+import { journalLines } from '../helpers/events.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { cookiePair, postForm, signIn } from '../helpers/signin.js';
 
@@ -42,8 +43,8 @@ t.test('address, code, cookie: the session is the space human\'s, stored hashed,
   t.match(await home.text(), 'Atelier', 'the sign-in page knows the human');
   t.equal(home.headers.get('x-frame-options'), 'DENY');
   t.match(home.headers.get('content-security-policy'), "frame-ancestors 'none'");
-  const journal = await svc.rt.redis.hvals(spaceKeys(spaceId).journal);
-  t.ok(journal.some((line) => JSON.parse(line).kind === 'human.signed_in' && JSON.parse(line).actor.kind === 'human'), 'journaled as the human');
+  const journal = await journalLines(svc.rt, spaceId);
+  t.ok(journal.some((line) => line.kind === 'human.signed_in' && line.actor.kind === 'human'), 'journaled as the human');
   const out = await postForm(svc, '/signout', {}, { cookie: cookiePair(done.setCookie) });
   t.equal(out.status, 303);
   t.match(out.setCookie, /Max-Age=0/);
@@ -58,8 +59,8 @@ t.test('a session acts as the human, journaled as such', async (t) => {
   t.equal(signedIn.space.id, spaceId);
   const { output } = await callTool(svc.rt, humanAccess(signedIn.session, signedIn.space), 'create_inbox', { username: `h-${spaceId.slice(-8)}`, display_name: 'Humain' });
   t.ok(output, 'the human may act');
-  const lines = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line));
-  t.same(lines.find((line) => line.kind === 'inbox.created').actor, { kind: 'human', name: humanAccess(signedIn.session, signedIn.space).key.name, key_id: null });
+  const lines = await journalLines(svc.rt, spaceId);
+  t.same(lines.find((line) => line.kind === 'inbox.created')?.actor, { kind: 'human', name: humanAccess(signedIn.session, signedIn.space).key.name, key_id: null });
 });
 
 t.test('an address nobody is the human of gets the same page and no mail; its code is wrong', async (t) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
+import { journalLines } from '../helpers/events.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-verify-'));
@@ -127,7 +128,7 @@ t.test('code_not_sent: the e-mail cannot leave, nothing changes', async (t) => {
   t.equal(res.body.error.code, 'code_not_sent');
   t.equal(await svc.rt.redis.exists(spaceKeys(spaceId).code('verify')), 0, 'no code pending');
   t.equal(await svc.rt.redis.zcard(spaceKeys(spaceId).codeSends), 0, 'the send does not count');
-  const kinds = (await svc.rt.redis.hvals(spaceKeys(spaceId).journal)).map((line) => JSON.parse(line).kind);
+  const kinds = (await journalLines(svc.rt, spaceId)).map((line) => line.kind);
   t.notOk(kinds.includes('code.sent'), 'nor its journal line');
   t.equal((await broken.call(apiKey, 'verify', { code: '123456' })).body.error.code, 'no_pending_code');
 });
