@@ -210,15 +210,13 @@ export function comparePositions(a: string, b: string): number {
 export interface StreamEntry {
   position: string;
   envelope: Envelope | null;
-  /** The complete envelope's length (JSON characters). */
-  size: number;
 }
 
 async function entriesOf(rt: Runtime, spaceId: string, raw: [string, string[]][]): Promise<StreamEntry[]> {
   const envelopes = await completeEnvelopes(rt, spaceId, raw);
   return raw.map(([position], at) => {
     const envelope = envelopes[at]!;
-    return { position, envelope: envelope.type === WEBHOOK_TEST ? null : envelope, size: JSON.stringify(envelope).length };
+    return { position, envelope: envelope.type === WEBHOOK_TEST ? null : envelope };
   });
 }
 
@@ -266,8 +264,10 @@ export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Prom
   while (events.length < q.limit && scanned < q.maxScanned) {
     const count = Math.min(q.limit - events.length, q.maxScanned - scanned);
     const entries = await readEntries(rt, spaceId, position ?? q.after, count);
-    for (const { position: id, envelope, size } of entries) {
+    for (const { position: id, envelope } of entries) {
       const shown = envelope !== null && q.visible(envelope);
+      // Measured only for an envelope the page would show: the socket and hidden entries need no length.
+      const size = shown ? JSON.stringify(envelope).length : 0;
       if (shown && events.length > 0 && bytes + size > q.maxBytes) return { events, position };
       scanned++;
       position = id;
