@@ -51,7 +51,7 @@ function invalidParams(refusal: MailboxError): never {
 async function runTool(rt: Runtime, access: Access, name: string, args: unknown): Promise<CallToolResult> {
   const started = performance.now();
   try {
-    const { output, text, resources } = await callTool(rt, access, name, args);
+    const { output, text, resources } = await callTool(rt, access, name, args, { embedFiles: true });
     observeToolCall('mcp', name, 'ok', started);
     const embedded = resources.map((resource) => ({ type: 'resource' as const, resource }));
     return { content: [{ type: 'text', text: text() }, ...embedded], structuredContent: output };

@@ -21,8 +21,13 @@ export interface ToolResult {
   output: Record<string, unknown>;
   /** The French text, rendered only for the front ends that show it (MCP). */
   text(): string;
-  /** Files the tool embeds in its MCP answer. */
+  /** Files the tool embeds in its MCP answer (none unless the caller asked for them). */
   resources: EmbeddedFile[];
+}
+
+export interface CallOptions {
+  /** The caller shows embedded files (MCP): a tool reads a file for them only then. */
+  embedFiles?: boolean;
 }
 
 export function mayCall(tool: Tool, access: Access): boolean {
@@ -33,7 +38,7 @@ export function mayCall(tool: Tool, access: Access): boolean {
  * The one path every front end takes: tool, permission, parameters, verified space, handler, output.
  * The caller is already authenticated.
  */
-export async function callTool(rt: Runtime, access: Access, name: string, body: unknown): Promise<ToolResult> {
+export async function callTool(rt: Runtime, access: Access, name: string, body: unknown, options: CallOptions = {}): Promise<ToolResult> {
   const tool = toolByName.get(name);
   if (!tool) throw new MailboxError('not_found', null, { reason: `L'outil « ${name} » n'existe pas.` });
   if (!mayCall(tool, access)) {
@@ -44,12 +49,12 @@ export async function callTool(rt: Runtime, access: Access, name: string, body: 
   const check = compiled.get(tool.name)!;
   const input = check.input.parse(body);
   if (tool.verifiedRequired && !access.space.verified) throw new MailboxError('space_unverified');
-  const resources: EmbeddedFile[] = [];
+  const resources: EmbeddedFile[] | undefined = options.embedFiles ? [] : undefined;
   const output = (await tool.handler({ rt, access, resources }, input)) as Record<string, unknown>;
   if (!check.output.Check(output)) {
     const error = check.output.Errors(output).First();
     rt.log.error('tool output does not match its schema', { tool: tool.name, path: error?.path, problem: error?.message });
     throw new MailboxError('internal');
   }
-  return { output, text: () => tool.text(output, input), resources };
+  return { output, text: () => tool.text(output, input), resources: resources ?? [] };
 }

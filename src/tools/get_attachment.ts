@@ -33,12 +33,14 @@ export default defineTool({
     const masterKey = requireMasterKey(rt.config);
     const message = await visibleMessage(rt, access, input.message_id);
     const attachment = messageAttachment(message, input.attachment_id);
-    // A large file with no text to read (an archive, a video) is not read at all: its link streams it.
-    const bytes = attachment.size <= EMBEDDED_MAX_BYTES || hasText(attachment.content_type) ? await attachmentBytes(rt, access.space.id, attachment) : null;
+    // A file is read for its text, or to embed it when the caller shows embedded files (MCP) and it is
+    // small enough; otherwise (an archive, a video, any file over HTTP) not at all: its link streams it.
+    const embeds = resources !== undefined && attachment.size <= EMBEDDED_MAX_BYTES;
+    const bytes = embeds || hasText(attachment.content_type) ? await attachmentBytes(rt, access.space.id, attachment) : null;
     const expiresAt = rt.clock.now() + DOWNLOAD_LINK_TTL_MS;
     const token = downloadToken(masterKey, { spaceId: access.space.id, messageId: message.id, attachmentId: attachment.id }, expiresAt);
     const downloadUrl = `${rt.config.baseUrl}/a/${token}`;
-    if (bytes && bytes.length <= EMBEDDED_MAX_BYTES) resources?.push({ uri: downloadUrl, mimeType: attachment.content_type, blob: bytes.toString('base64') });
+    if (embeds && bytes) resources.push({ uri: downloadUrl, mimeType: attachment.content_type, blob: bytes.toString('base64') });
     return {
       ...attachment,
       message_id: message.id,

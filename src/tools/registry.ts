@@ -14,7 +14,7 @@ export interface EmbeddedFile {
 export interface ToolContext {
   rt: Runtime;
   access: Access;
-  /** Where a tool puts the files it embeds in its MCP answer (get_attachment). */
+  /** Where a tool puts the files it embeds in its MCP answer (get_attachment); absent when the caller shows none (HTTP). */
   resources?: EmbeddedFile[];
 }
 

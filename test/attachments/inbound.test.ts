@@ -102,6 +102,19 @@ t.test('over MCP, a file up to 1 MB also comes as an embedded resource', async (
   t.same(Buffer.from(embedded.resource!.blob, 'base64'), csv);
 });
 
+t.test('over HTTP, a file with no text is not read (nothing to embed there): get_attachment answers even when its blob is gone', async (t) => {
+  const s = await sender(svc);
+  const message = await receiveFiles(s);
+  const image = byName(message, 'logo.png') as unknown as { id: string; sha256: string };
+  await svc.rt.ports.blobs.remove([blobKey(s.spaceId, image.sha256)]);
+  const res = await svc.call(s.apiKey, 'get_attachment', { message_id: message.id, attachment_id: image.id });
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  t.equal(res.body.text, null);
+  const client = await svc.mcp(s.apiKey);
+  const answer = await client.callTool({ name: 'get_attachment', arguments: { message_id: message.id, attachment_id: image.id } });
+  t.equal(answer.isError, true, 'over MCP the same file is read to be embedded, and its loss is told');
+});
+
 t.test('get_attachment refusals: an unknown attachment, another space\'s message, a link forged or expired, no master key', async (t) => {
   const s = await sender(svc);
   const other = await svc.space();
