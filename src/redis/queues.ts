@@ -1,5 +1,5 @@
 /**
- * BullMQ queues, on the runtime's own connection (a queue only writes; workers block on their own).
+ * BullMQ queues, on one connection of their own per runtime (a queue only writes; workers block on their own).
  * Each queue has a hash-tagged prefix (src/redis/keys.ts), so its keys share one Cluster slot.
  */
 import { Queue, Worker, type Job } from 'bullmq';
@@ -9,14 +9,17 @@ import type { QueueDepths } from '../metrics.js';
 import { QUEUE_PREFIX } from './keys.js';
 import type { Runtime } from '../runtime.js';
 
-/** The runtime's queues, one per name, made on first use and closed by closeQueues. */
-const opened = new WeakMap<Runtime, Map<string, Queue>>();
+/** The runtime's queues, one per name, and the connection they share: made on first use, closed by closeQueues. */
+const opened = new WeakMap<Runtime, { connection: RedisClient; byName: Map<string, Queue> }>();
 
 function queueOf<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX): Queue<T> {
-  let byName = opened.get(rt);
-  if (!byName) opened.set(rt, (byName = new Map()));
-  let queue = byName.get(name);
-  if (!queue) byName.set(name, (queue = new Queue(name, { connection: rt.redis, prefix: QUEUE_PREFIX[name] })));
+  let open = opened.get(rt);
+  // Not the runtime's connection: BullMQ defines its scripts (64) on the connection it is given, and
+  // ioredis copies every defined command onto each pipeline object, which made every tool's pipelines
+  // cost 43 µs to create instead of 3.6 once a front end had woken an inbox (BENCHMARKS.md, "Sending").
+  if (!open) opened.set(rt, (open = { connection: rt.redis instanceof Cluster ? rt.redis.duplicate() : rt.redis.duplicate(), byName: new Map() }));
+  let queue = open.byName.get(name);
+  if (!queue) open.byName.set(name, (queue = new Queue(name, { connection: open.connection, prefix: QUEUE_PREFIX[name] })));
   return queue as unknown as Queue<T>;
 }
 
@@ -52,10 +55,13 @@ export async function cancelDomainRecheck(rt: Runtime, spaceId: string, domainId
   await domainQueue(rt).removeJobScheduler(recheckSchedulerId(spaceId, domainId));
 }
 
-/** Closes the runtime's queues (not its connection, which the runtime owns). */
+/** Closes the runtime's queues and their connection (not the runtime's, which the runtime owns). */
 export async function closeQueues(rt: Runtime): Promise<void> {
-  await Promise.all([...(opened.get(rt)?.values() ?? [])].map((queue) => queue.close()));
+  const open = opened.get(rt);
+  if (!open) return;
   opened.delete(rt);
+  await Promise.all([...open.byName.values()].map((queue) => queue.close()));
+  await open.connection.quit();
 }
 
 /** Erases a space whose closure was confirmed for `closes_at` (the job re-checks it still is). */

@@ -58,3 +58,11 @@ t.test('a sweep starts an inbox\'s broken chain of wake-ups again (a wake that f
   const wake = await sendQueue(svc.rt).getJob(`wake-${s.spaceId}-${s.inboxId}-${later}`);
   t.ok(wake, "the inbox's next departure has its wake-up again");
 });
+
+t.test('the queues keep a connection of their own: the runtime\'s carries none of BullMQ\'s scripts, so its pipelines stay cheap', async (t) => {
+  const s = await sender(svc);
+  t.equal((await send(svc, s)).status, 200, 'a send woke its inbox through the queue');
+  t.ok(await sendQueue(svc.rt).count() >= 0);
+  // ioredis copies every command defined on a connection onto each of its pipeline objects (BENCHMARKS.md, "Sending").
+  t.same(Object.keys((svc.rt.redis as unknown as { scriptsSet: object }).scriptsSet), []);
+});
