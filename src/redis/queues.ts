@@ -61,7 +61,7 @@ export async function closeQueues(rt: Runtime): Promise<void> {
   if (!open) return;
   opened.delete(rt);
   await Promise.all([...open.byName.values()].map((queue) => queue.close()));
-  await open.connection.quit();
+  open.connection.disconnect();
 }
 
 /** Erases a space whose closure was confirmed for `closes_at` (the job re-checks it still is). */
