@@ -9,15 +9,23 @@ import type { QueueDepths } from '../metrics.js';
 import { QUEUE_PREFIX } from './keys.js';
 import type { Runtime } from '../runtime.js';
 
-/** The runtime's queues, one per name, and the connection they share: made on first use, closed by closeQueues. */
-const opened = new WeakMap<Runtime, { connection: RedisClient; byName: Map<string, Queue> }>();
+/**
+ * The queues, one per name, and the connection they share, per runtime connection (a runtime derived
+ * with another clock or config shares them): made on first use, closed by closeQueues.
+ */
+const opened = new WeakMap<RedisClient, { connection: RedisClient; byName: Map<string, Queue> }>();
 
 function queueOf<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX): Queue<T> {
-  let open = opened.get(rt);
+  let open = opened.get(rt.redis);
   // Not the runtime's connection: BullMQ defines its scripts (64) on the connection it is given, and
   // ioredis copies every defined command onto each pipeline object, which made every tool's pipelines
   // cost 43 µs to create instead of 3.6 once a front end had woken an inbox (BENCHMARKS.md, "Sending").
-  if (!open) opened.set(rt, (open = { connection: rt.redis instanceof Cluster ? rt.redis.duplicate() : rt.redis.duplicate(), byName: new Map() }));
+  if (!open) {
+    const connection = rt.redis instanceof Cluster ? rt.redis.duplicate() : rt.redis.duplicate();
+    // It ends with the runtime's: a process that closes its connection without closeQueues still exits.
+    rt.redis.once('end', () => connection.disconnect());
+    opened.set(rt.redis, (open = { connection, byName: new Map() }));
+  }
   let queue = open.byName.get(name);
   if (!queue) open.byName.set(name, (queue = new Queue(name, { connection: open.connection, prefix: QUEUE_PREFIX[name] })));
   return queue as unknown as Queue<T>;
@@ -57,9 +65,9 @@ export async function cancelDomainRecheck(rt: Runtime, spaceId: string, domainId
 
 /** Closes the runtime's queues and their connection (not the runtime's, which the runtime owns). */
 export async function closeQueues(rt: Runtime): Promise<void> {
-  const open = opened.get(rt);
+  const open = opened.get(rt.redis);
   if (!open) return;
-  opened.delete(rt);
+  opened.delete(rt.redis);
   await Promise.all([...open.byName.values()].map((queue) => queue.close()));
   open.connection.disconnect();
 }
