@@ -3,7 +3,7 @@
  * Each queue has a hash-tagged prefix (src/redis/keys.ts), so its keys share one Cluster slot.
  */
 import { Queue, Worker, type Job } from 'bullmq';
-import { Cluster } from 'ioredis';
+import { Cluster, type RedisOptions } from 'ioredis';
 import { BLOCKING_OPTIONS, type RedisClient } from './connect.js';
 import type { QueueDepths } from '../metrics.js';
 import { QUEUE_PREFIX } from './keys.js';
@@ -21,7 +21,7 @@ function queueOf<T>(rt: Runtime, name: keyof typeof QUEUE_PREFIX): Queue<T> {
   // ioredis copies every defined command onto each pipeline object, which made every tool's pipelines
   // cost 43 µs to create instead of 3.6 once a front end had woken an inbox (BENCHMARKS.md, "Sending").
   if (!open) {
-    const connection = rt.redis instanceof Cluster ? rt.redis.duplicate() : rt.redis.duplicate();
+    const connection = duplicate(rt.redis);
     // It ends with the runtime's: a process that closes its connection without closeQueues still exits.
     rt.redis.once('end', () => connection.disconnect());
     opened.set(rt.redis, (open = { connection, byName: new Map() }));
@@ -133,11 +133,12 @@ export async function wakeInbox(rt: Runtime, spaceId: string, inboxId: string, s
   );
 }
 
+/** A new connection to the same Redis (one node or a Cluster), its options overridden by `overrides`. */
+const duplicate = (redis: RedisClient, overrides: Partial<RedisOptions> = {}): RedisClient =>
+  redis instanceof Cluster ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...overrides } }) : redis.duplicate(overrides);
+
 /** A worker blocks on its own connection, which BullMQ wants without a per-request retry cap or command timeout. */
-export const blockingConnection = (redis: RedisClient): RedisClient =>
-  redis instanceof Cluster
-    ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...BLOCKING_OPTIONS } })
-    : redis.duplicate(BLOCKING_OPTIONS);
+export const blockingConnection = (redis: RedisClient): RedisClient => duplicate(redis, BLOCKING_OPTIONS);
 
 export interface QueueWorker<T> {
   worker: Worker<T>;
