@@ -11,7 +11,7 @@
     audiences: 'Audiences', contacts: 'Contacts', boites: 'Boîtes', domaines: 'Domaines', blocages: 'Blocages', espace: 'Espace',
   };
   const main = document.getElementById('page');
-  const state = { transport: null, instanceId: null, received: 0, processed: 0, route: null, permissions: [], closed: false };
+  const state = { transport: null, instanceId: null, received: 0, processed: 0, route: null, shows: 0, permissions: [], closed: false };
 
   // ---- small DOM helper: h('p', {class: 'x'}, 'text', child)
   function h(tag, attrs, ...children) {
@@ -341,9 +341,12 @@
       h('li', {}, h('a', { href: `#${page}`, 'data-page': page, onclick: (event) => { event.preventDefault(); navigateLocally({ page, arguments: {} }); } }, title))));
   }
 
+  /** Shows a route; of two shows under way, the one begun last takes the page, whichever reads faster. */
   async function show(route, result) {
+    const turn = ++state.shows;
     state.route = route;
     const data = result || (await readRoute(route));
+    if (turn !== state.shows) return;
     status.className = 'status';
     status.textContent = '';
     for (const a of document.querySelectorAll('#nav a')) {
@@ -390,21 +393,24 @@
 
   async function ended(error) {
     if (config.mode === 'web') {
+      // Reopened on the page shown; a gesture made meanwhile keeps its page (start shows nothing then).
+      const shows = state.shows;
       const reopened = await call('open_workspace', state.route || {});
-      if (reopened.data) return start(reopened.data);
+      if (reopened.data) return start(reopened.data, shows);
     }
     status.className = 'status error';
     status.textContent = error.message;
     main.prepend(status);
   }
 
-  async function start(opened) {
+  /** `shows`: for an instance reopened after the last one ended, how many shows the page had then. */
+  async function start(opened, shows = null) {
     state.instanceId = opened.instance_id;
     state.received = opened.sequence;
     state.processed = opened.sequence;
     const settings = await call('get_settings', {});
     if (settings.data) state.permissions = settings.data.key.permissions;
-    await show(opened.route);
+    if (shows === null || shows === state.shows) await show(opened.route);
     follow();
   }
 
