@@ -195,7 +195,7 @@ export async function receiveInbound(
     'message/receiveInbound',
     {
       inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
-      threadOutbound: keys.threadOutbound(threadId), threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
+      threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
       events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, blobs: keys.blobs,
       attachments: keys.receivedAttachments, ...search.keys,
     },

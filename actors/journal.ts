@@ -110,10 +110,18 @@ function storedLine(id: string, raw: string): StoredLine {
   return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId ?? null }, refs, data };
 }
 
+/**
+ * The refs a line is indexed under: all but the message of a line that names its thread, read through
+ * the thread's entries (readJournal): a message's lines are a few of its thread's, and an index entry
+ * costs about 130 bytes of Redis (BENCHMARKS.md, "Redis memory per message").
+ */
+const indexedRefs = (refs: JournalRefs): (keyof JournalRefs)[] =>
+  (Object.keys(refs) as (keyof JournalRefs)[]).filter((name) => name !== 'message_id' || !refs.thread_id);
+
 /** A line ready for a script's ARGV: its id, its stored form and its index refs. */
 export function prepareLine(rt: Runtime, kind: JournalKind, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
   const id = rt.ids.next('journal');
-  const indexRefs = (Object.keys(refs) as (keyof JournalRefs)[]).map((name) => refKey(refs, name)).filter((ref) => ref !== null).map(indexPrefix);
+  const indexRefs = indexedRefs(refs).map((name) => refKey(refs, name)).filter((ref) => ref !== null).map(indexPrefix);
   return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(indexRefs) };
 }
 
@@ -134,10 +142,20 @@ export interface JournalQuery {
 /** How many index entries one call may scan for a restricted key before it returns a short page. */
 const SCAN_CAP = 2000;
 
+/**
+ * Where a ref's lines are indexed, and which of that range's lines are its own: a message's under its
+ * thread (indexedRefs), one without a thread (unknown when the line was written) under itself.
+ */
+async function indexRange(rt: Runtime, spaceId: string, ref: string): Promise<{ indexed: string; own: (line: StoredLine) => boolean }> {
+  const thread = ref.startsWith(`${ID_PREFIXES.message}_`) ? await rt.redis.hget(spaceKeys(spaceId).message(ref), 'thread_id') : null;
+  return thread ? { indexed: thread, own: (line) => line.refs.message_id === ref } : { indexed: ref, own: () => true };
+}
+
 /** Newest first. Returns the page and, when more lines may exist, the id to continue before. */
 export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery): Promise<{ lines: StoredLine[]; next: string | null }> {
   const keys = spaceKeys(spaceId);
-  const prefix = indexPrefix(q.ref);
+  const { indexed, own } = await indexRange(rt, spaceId, q.ref);
+  const prefix = indexPrefix(indexed);
   const timeBound = (ms: number) => `${prefix}${encodeTime(ms)}`;
   const min = q.from === null ? `[${prefix}` : `[${timeBound(q.from)}`;
   let max = q.before ? `(${prefix}${idBody(q.before)}` : q.to === null ? `[${prefix}~` : `(${timeBound(q.to)}`;
@@ -155,7 +173,7 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
       const raw = values[i];
       if (!raw) continue;
       const line = storedLine(ids[i]!, raw);
-      if (!q.visible(line)) continue;
+      if (!own(line) || !q.visible(line)) continue;
       if (lines.length === q.limit) return { lines, next: lines[lines.length - 1]!.id };
       lines.push(line);
     }

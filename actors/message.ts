@@ -166,7 +166,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       space: keys.space, inbox: keys.inbox(inbox.id), domain: keys.domain(inbox.domain), inboxQueue: keys.inboxQueue(inbox.id),
       inboxSlots: keys.inboxSlots(inbox.id), inboxRecipients: keys.inboxRecipients(inbox.id), queue: keys.queue, drafts: keys.drafts,
       inboxDrafts: keys.inboxDrafts(inbox.id), keySent: keys.keySentOn(day), idempotency: idemKey, message: keys.message(messageId),
-      thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId), threadOutbound: keys.threadOutbound(threadId),
+      thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
       threads: keys.threads, suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
       webhook: keys.webhook, blobs: keys.blobs, ...search.keys,
     },

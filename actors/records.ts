@@ -95,6 +95,11 @@ export interface StoredThread {
   correspondent_wrote: '0' | '1';
   /** Received messages in the thread (lua/message/receiveInbound): what "mark unread" restores `unread` to. */
   inbound_count?: string;
+  /**
+   * The loop guard's window (decisions.md 9): `<ms> <message id>` of the outbound messages since the
+   * correspondent last wrote, comma-separated, at most LOOP_MAX within LOOP_WINDOW_MS (lua/includes/loopWindow.lua).
+   */
+  loop_window?: string;
 }
 
 /** A new thread's hash: every stored field, empty unless given (one shape for every writer). */

@@ -61,7 +61,7 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
       {
         message: keys.message(m.id), inbox: keys.inbox(m.inbox_id), drafts: keys.drafts, inboxDrafts: keys.inboxDrafts(m.inbox_id), queue: keys.queue,
         inboxQueue: keys.inboxQueue(m.inbox_id), inboxSlots: keys.inboxSlots(m.inbox_id), inboxRecipients: keys.inboxRecipients(m.inbox_id),
-        threadMessages: keys.threadMessages(m.thread_id), threadOutbound: keys.threadOutbound(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
+        threadMessages: keys.threadMessages(m.thread_id), thread: keys.thread(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
       },
       // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
       [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000],

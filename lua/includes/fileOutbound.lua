@@ -1,9 +1,11 @@
 -- Files a new outbound message in its thread: a first message writes the new thread from
 -- `threadFields` (field/value pairs, message_count 1); a reply counts in the existing thread and moves
--- its last activity. Either way the message joins the thread's messages and its loop guard window,
--- and the thread moves up the space's threads. Returns the thread's message count.
--- `lists` = { thread, threadMessages, threadOutbound, threads }.
-local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadFields)
+-- its last activity. Either way the message joins the thread's messages and its loop guard window
+-- (`window`: the entries the guard read, none for a new thread), and the thread moves up the space's
+-- threads. Returns the thread's message count.
+-- `lists` = { thread, threadMessages, threads }.
+--- @include "keepLoopWindow"
+local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadFields, window)
   local messageCount = 1
   if first then
     redis.call('HSET', lists.thread, unpack(threadFields))
@@ -11,8 +13,9 @@ local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadF
     messageCount = redis.call('HINCRBY', lists.thread, 'message_count', '1')
     redis.call('HSET', lists.thread, 'last_message_at', nowIso, 'last_direction', 'outbound')
   end
+  window[#window + 1] = nowText .. ' ' .. id
+  keepLoopWindow(lists.thread, window)
   redis.call('ZADD', lists.threadMessages, '0', id)
-  redis.call('ZADD', lists.threadOutbound, nowText, id)
   redis.call('ZADD', lists.threads, nowText, threadId)
   return messageCount
 end

@@ -16,7 +16,7 @@
   KEYS[7] inboxSlots       hash of reserved departures per Paris day, and `last`
   KEYS[8] inboxRecipients  hash recipient -> "<thread id> <ms>" of the inbox's last first message
   KEYS[9] threadMessages   sorted set of the thread's message ids
-  KEYS[10] threadOutbound  sorted set of outbound creation times since the last inbound message (loop guard)
+  KEYS[10] thread          hash of the message's thread (its loop guard window)
   KEYS[11] journal         hash line id -> line JSON
   KEYS[12] journalIndex    sorted set "<ref prefix><line id body>"
   ARGV[1] the slot the caller read ('' for a draft)
@@ -35,6 +35,8 @@
 --- @include "releaseLast"
 --- @include "appendJournal"
 --- @include "replayedLine"
+--- @include "loopWindow"
+--- @include "keepLoopWindow"
 if replayedLine(KEYS[11], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
@@ -46,7 +48,7 @@ local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQ
 leaveWaiting(lists, id, message.status, (message.attempts or '0') == '0' and ARGV[2] or '')
 if message.status == 'queued' then releaseLast(KEYS[7], KEYS[6], tonumber(message.slot), tonumber(ARGV[6])) end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'status_code', '', 'slot', '')
-redis.call('ZREM', KEYS[10], id)
+keepLoopWindow(KEYS[10], loopWindow(redis.call('HGET', KEYS[10], 'loop_window'), 0, id))
 local last = redis.call('HGET', KEYS[8], message.to)
 if last and string.match(last, '^(%S+) ') == message.thread_id and redis.call('ZCARD', KEYS[9]) == 1 then
   redis.call('HDEL', KEYS[8], message.to)

@@ -51,12 +51,10 @@ function keysOf(spaceId: string) {
     domain: (name: string) => `${tag}:domain:${name}`,
     /** hash: a message's fields (actors/message.ts); the body lives here too. */
     message: (messageId: string) => `${tag}:msg:${messageId}`,
-    /** hash: a thread's fields. */
+    /** hash: a thread's fields, its loop guard window included (`loop_window`). */
     thread: (threadId: string) => `${tag}:thr:${threadId}`,
     /** sorted set (score 0, lex): a thread's message ids, in time order. */
     threadMessages: (threadId: string) => `${tag}:thr:${threadId}:msgs`,
-    /** sorted set: outbound message creation times (ms) of a thread since its last inbound message (loop guard). */
-    threadOutbound: (threadId: string) => `${tag}:thr:${threadId}:out`,
     /** sorted set: thread id scored by last activity (ms), for list_threads. */
     threads: `${tag}:threads`,
     /** sorted set (score 0, lex): draft message ids awaiting approval. */

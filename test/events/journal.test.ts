@@ -73,6 +73,8 @@ t.test('each object filter reads the lines touching that object, and only them',
   const box = (await dated.call(apiKey, 'create_inbox', { username: `f-${randomBytes(3).toString('hex')}`, display_name: 'F' })).body.id;
   const refsA = { inbox_id: box, thread_id: 'thr_01m7ye55ww542679e334', message_id: 'msg_01m7ye55ww542679e334', contact: 'Alice@Exemple.fr' };
   const refsB = { campaign_id: 'cmp_01m7ye55ww542679e334', audience_id: 'aud_01m7ye55ww542679e334', contact: 'bob@exemple.fr', domain: 'exemple.fr' };
+  // A message's lines are found through its thread (actors/journal.ts): the message is stored, as a real one is.
+  await dated.rt.redis.hset(keys.message(refsA.message_id), { id: refsA.message_id, thread_id: refsA.thread_id, inbox_id: box });
   const a1 = await line(refsA);
   const b1 = await line(refsB);
   clock.set('2026-11-24T09:00:00.000Z');

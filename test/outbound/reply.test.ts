@@ -65,6 +65,17 @@ t.test('a reply goes to the correspondent, "Re:" once, with In-Reply-To and Refe
 
   const line = (await svc.call(s.apiKey, 'list_events', { message_id: res.body.message.id })).body.events[0];
   t.equal(line.text, `Mise en file de la réponse « Re: Votre projet » pour ${first.body.message.to}`);
+  // A message's lines are indexed under its thread only, and read from there: its own, paged, none of the others'.
+  t.equal((await svc.call(s.apiKey, 'cancel_message', { message_id: second.body.message.id })).status, 200);
+  const history = async (id: string, cursor?: string) => (await svc.call(s.apiKey, 'list_events', { message_id: id, limit: 1, ...(cursor ? { cursor } : {}) })).body;
+  const newest = await history(second.body.message.id);
+  t.match(newest.events, [{ kind: 'message.cancelled', message_id: second.body.message.id }]);
+  const older = await history(second.body.message.id, newest.next_cursor);
+  t.match(older, { events: [{ kind: 'message.queued', message_id: second.body.message.id }], next_cursor: null });
+  t.match((await history(first.body.message.id)).events, [{ kind: 'message.queued', message_id: first.body.message.id }]);
+  t.equal((await svc.call(s.apiKey, 'list_events', { thread_id: first.body.thread.id })).body.events.length, 4, "the thread's four lines");
+  const index = await svc.rt.redis.zrange(spaceKeys(s.spaceId).journalIndex, '0', '-1');
+  t.same(index.filter((member) => member.startsWith('msg_')), [], 'no index entry of a message in a thread');
   const other = await send(svc, s, { subject: 'RE: déjà une réponse' });
   t.equal((await reply(s, other.body.thread.id)).body.message.subject, 'RE: déjà une réponse');
 });

@@ -21,21 +21,20 @@
   KEYS[10] keySent         hash key id -> messages created today (Paris day)
   KEYS[11] idempotency     string "<message id> <content hash>" for the given idempotency key
   KEYS[12] message         hash of the new message
-  KEYS[13] thread          hash of the thread (new for a first message)
+  KEYS[13] thread          hash of the thread (new for a first message), its loop guard window included
   KEYS[14] threadMessages  sorted set of the thread's message ids
-  KEYS[15] threadOutbound  sorted set of outbound creation times since the last inbound message
-  KEYS[16] threads         sorted set of thread ids by last activity
-  KEYS[17] suppressions    hash of suppressed values (address, @domain)
-  KEYS[18] events          stream of the space's events
-  KEYS[19] journal         hash line id -> line JSON
-  KEYS[20] journalIndex    sorted set "<ref prefix><line id body>"
-  KEYS[21] webhook         hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[22] blobs           set of the SHA-256 of the space's blobs that records point to
-  KEYS[23] searchDocs      string of the search index's document records
-  KEYS[24] searchWords     sorted set of the indexed words
-  KEYS[25] searchInbox     string: the inbox's document numbers
-  KEYS[26] searchThread    string: the thread's document numbers
-  KEYS[27 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
+  KEYS[15] threads         sorted set of thread ids by last activity
+  KEYS[16] suppressions    hash of suppressed values (address, @domain)
+  KEYS[17] events          stream of the space's events
+  KEYS[18] journal         hash line id -> line JSON
+  KEYS[19] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[20] webhook         hash of the space's declared webhook (url): whether to wake its delivery
+  KEYS[21] blobs           set of the SHA-256 of the space's blobs that records point to
+  KEYS[22] searchDocs      string of the search index's document records
+  KEYS[23] searchWords     sorted set of the indexed words
+  KEYS[24] searchInbox     string: the inbox's document numbers
+  KEYS[25] searchThread    string: the thread's document numbers
+  KEYS[26 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)            ARGV[2] now, ISO 8601        ARGV[3] today (Paris day)
   ARGV[4] mode: first|reply   ARGV[5] message id           ARGV[6] thread id
   ARGV[7] key id              ARGV[8] key daily cap (0: none)
@@ -68,6 +67,7 @@
 --- @include "planRefusal"
 --- @include "suppressionRefusal"
 --- @include "duplicateRefusal"
+--- @include "loopWindow"
 --- @include "loopGuardRefusal"
 --- @include "keyCapRefusal"
 --- @include "findSlot"
@@ -88,12 +88,12 @@ local thirdParty, test, draft = ARGV[11] == '1', ARGV[12] == '1', ARGV[13] == '1
 local idemHash = ARGV[14]
 
 local function answer(status, slot, wake, messageCount)
-  return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[21]),
+  return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[20]),
     message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]) })
 end
 
 -- Run again for the same call: the message is made; answered from it, as the first run answered.
-local replayed = replayedLine(KEYS[19], ARGV[26])
+local replayed = replayedLine(KEYS[18], ARGV[26])
 if replayed then
   local slot = tonumber(redis.call('HGET', KEYS[12], 'slot') or '')
   local wake = slot ~= nil and redis.call('ZRANGE', KEYS[4], '0', '0')[1] == id
@@ -105,16 +105,17 @@ if seen then return seen end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
-local thread = first and {} or redis.call('HMGET', KEYS[13], 'id', 'inbox_id', 'correspondent_wrote')
+local thread = first and {} or redis.call('HMGET', KEYS[13], 'id', 'inbox_id', 'correspondent_wrote', 'loop_window')
 local answering = thread[3] == '1'
+local loopEntries = first and {} or loopWindow(thread[4], now - tonumber(ARGV[22]), nil)
 -- The first refusal in this order wins; a check reads nothing once an earlier one refused.
 local refusal = senderRefusal(inbox, KEYS[3])
   or (not first and (not thread[1] or thread[2] ~= inbox.id) and refuse('not_found'))
   or (inbox.shared == '1' and thirdParty and not answering and refuse('own_domain_required'))
   or (thirdParty and not draft and planRefusal(KEYS[1]))
-  or (not test and suppressionRefusal(KEYS[17], to, ARGV[10]))
+  or (not test and suppressionRefusal(KEYS[16], to, ARGV[10]))
   or (first and not test and duplicateRefusal(KEYS[6], to, now, tonumber(ARGV[16])))
-  or (not first and loopGuardRefusal(KEYS[15], now, tonumber(ARGV[21]), tonumber(ARGV[22])))
+  or (not first and loopGuardRefusal(loopEntries, now, tonumber(ARGV[21]), tonumber(ARGV[22])))
   or keyCapRefusal(KEYS[10], keyId, tonumber(ARGV[8]), now, tonumber(ARGV[20]))
   or (tonumber(fields[5] or '0') + tonumber(fields[6] or '0') >= tonumber(ARGV[17]) and refuse('queue_full', { retry_after_seconds = 3600 }))
 if refusal then return refusal end
@@ -130,10 +131,10 @@ if ARGV[23] == '1' then return cjson.encode({ dry_run = true, status = status, s
 local messageEnd = 31 + 2 * tonumber(ARGV[31])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '',
   'any_time', answering and '1' or '0', unpack(ARGV, 32, messageEnd))
-for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[22], sha) end
-local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threadOutbound = KEYS[15], threads = KEYS[16] }
-local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) })
-indexMessage({ docs = KEYS[23], words = KEYS[24], inbox = KEYS[25], thread = KEYS[26] }, id, threadId, ARGV[#ARGV], 27)
+for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[21], sha) end
+local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threads = KEYS[15] }
+local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) }, loopEntries)
+indexMessage({ docs = KEYS[22], words = KEYS[23], inbox = KEYS[24], thread = KEYS[25] }, id, threadId, ARGV[#ARGV], 26)
 -- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
 if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
 elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
@@ -143,6 +144,6 @@ redis.call('PEXPIRE', KEYS[10], '172800000')
 if draft then enterDrafts({ drafts = KEYS[8], inboxDrafts = KEYS[9], inbox = KEYS[2] }, id) end
 local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day)
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
-appendJournal(KEYS[19], KEYS[20], ARGV[26], ARGV[27], ARGV[28])
-appendEvent(KEYS[18], ARGV[29])
+appendJournal(KEYS[18], KEYS[19], ARGV[26], ARGV[27], ARGV[28])
+appendEvent(KEYS[17], ARGV[29])
 return answer(status, slot, wake, messageCount)

@@ -9,21 +9,20 @@
   KEYS[2] message         hash of the new message
   KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent)
   KEYS[4] threadMessages  sorted set of the thread's message ids
-  KEYS[5] threadOutbound  sorted set of outbound creation times since the last inbound message (loop guard)
-  KEYS[6] threads         sorted set of thread ids by last activity
-  KEYS[7] messageIds      hash "<inbox id> <Message-ID>" -> "<message id> <thread id>"
-  KEYS[8] inboxContacts   hash correspondent -> thread id of its latest thread in the inbox
-  KEYS[9] events          stream of the space's events
-  KEYS[10] journal        hash line id -> line JSON
-  KEYS[11] journalIndex   sorted set "<ref prefix><line id body>"
-  KEYS[12] webhook        hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[13] blobs          set of the SHA-256 of the space's blobs that records point to
-  KEYS[14] attachments    hash attachment id -> message id of the received files (forwarding)
-  KEYS[15] searchDocs     string of the search index's document records
-  KEYS[16] searchWords    sorted set of the indexed words
-  KEYS[17] searchInbox    string: the inbox's document numbers
-  KEYS[18] searchThread   string: the thread's document numbers
-  KEYS[19 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
+  KEYS[5] threads         sorted set of thread ids by last activity
+  KEYS[6] messageIds      hash "<inbox id> <Message-ID>" -> "<message id> <thread id>"
+  KEYS[7] inboxContacts   hash correspondent -> thread id of its latest thread in the inbox
+  KEYS[8] events          stream of the space's events
+  KEYS[9] journal        hash line id -> line JSON
+  KEYS[10] journalIndex   sorted set "<ref prefix><line id body>"
+  KEYS[11] webhook        hash of the space's declared webhook (url): whether to wake its delivery
+  KEYS[12] blobs          set of the SHA-256 of the space's blobs that records point to
+  KEYS[13] attachments    hash attachment id -> message id of the received files (forwarding)
+  KEYS[14] searchDocs     string of the search index's document records
+  KEYS[15] searchWords    sorted set of the indexed words
+  KEYS[16] searchInbox    string: the inbox's document numbers
+  KEYS[17] searchThread   string: the thread's document numbers
+  KEYS[18 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -48,18 +47,18 @@
 --- @include "webhookDeclared"
 --- @include "replayedLine"
 --- @include "indexMessage"
-if replayedLine(KEYS[10], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) }) end
+if replayedLine(KEYS[9], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
 if dedupe ~= '' then
-  local seen = redis.call('HGET', KEYS[7], dedupe)
+  local seen = redis.call('HGET', KEYS[6], dedupe)
   if seen then
     local storedId, storedThread = string.match(seen, '^(%S+) (%S+)$')
     return cjson.encode({ duplicate = true, message_id = storedId, thread_id = storedThread })
   end
-  redis.call('HSET', KEYS[7], dedupe, messageId .. ' ' .. threadId)
+  redis.call('HSET', KEYS[6], dedupe, messageId .. ' ' .. threadId)
 end
 
 local threadEnd = 14 + 2 * tonumber(ARGV[14])
@@ -67,8 +66,8 @@ if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(AR
 redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV - 1))
 for blob in string.gmatch(ARGV[13], '%S+') do
   local attachmentId, sha = string.match(blob, '^([^:]+):(.+)$')
-  if attachmentId then redis.call('HSET', KEYS[14], attachmentId, messageId) end
-  redis.call('SADD', KEYS[13], sha or blob)
+  if attachmentId then redis.call('HSET', KEYS[13], attachmentId, messageId) end
+  redis.call('SADD', KEYS[12], sha or blob)
 end
 
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
@@ -77,13 +76,13 @@ redis.call('HINCRBY', KEYS[3], 'unread', 1)
 local wrote = {}
 if not automatic then
   wrote = { 'correspondent_wrote', '1' }
-  redis.call('DEL', KEYS[5])
+  redis.call('HDEL', KEYS[3], 'loop_window')
 end
 redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
 redis.call('ZADD', KEYS[4], 0, messageId)
-redis.call('ZADD', KEYS[6], nowText, threadId)
-indexMessage({ docs = KEYS[15], words = KEYS[16], inbox = KEYS[17], thread = KEYS[18] }, messageId, threadId, ARGV[#ARGV], 19)
-if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[8], ARGV[8], threadId) end
-appendJournal(KEYS[10], KEYS[11], ARGV[9], ARGV[10], ARGV[11])
-appendEvent(KEYS[9], ARGV[12])
-return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[12]) })
+redis.call('ZADD', KEYS[5], nowText, threadId)
+indexMessage({ docs = KEYS[14], words = KEYS[15], inbox = KEYS[16], thread = KEYS[17] }, messageId, threadId, ARGV[#ARGV], 18)
+if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], threadId) end
+appendJournal(KEYS[9], KEYS[10], ARGV[9], ARGV[10], ARGV[11])
+appendEvent(KEYS[8], ARGV[12])
+return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) })
