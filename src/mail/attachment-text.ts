@@ -49,10 +49,16 @@ function pdfReader(): PdfReader {
 }
 
 function pdfText(bytes: Buffer): Promise<string | null> {
-  const { worker, waiting } = pdfReader();
+  const current = pdfReader();
+  const { worker, waiting } = current;
   const id = nextRead++;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => void worker.terminate(), PDF_TEXT_LIMITS.ms);
+    // Past the limit the thread is ended, and no later PDF is given to it while it ends: its answer
+    // could still come before its exit, and the next read would then wait for that exit.
+    const timer = setTimeout(() => {
+      if (reader === current) reader = null;
+      void worker.terminate();
+    }, PDF_TEXT_LIMITS.ms);
     waiting.set(id, (text) => {
       clearTimeout(timer);
       resolve(text);
