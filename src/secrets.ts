@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { ID_BODY_PATTERN, idBody } from './ids.js';
 
 /**
@@ -25,7 +25,7 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const newWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 /** SHA-256 in hex: the one digest of secrets, codes, idempotency keys and send contents. */
-export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256Hex = (text: string): string => hash('sha256', text);
 
 const HALF = 10;
 const spacePrefix = (spaceId: string): string => {

@@ -5,8 +5,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'ioredis';
 import t from 'tap';
-import { Scripts, readScripts } from '../../src/redis/scripts.js';
+import { FlatArguments, Scripts, readScripts } from '../../src/redis/scripts.js';
 import { testRedis } from '../helpers/redis.js';
 
 /** A lua/ tree in a temp dir: `{ 'probe/echo-2.lua': source, 'includes/x.lua': source }`. */
@@ -87,4 +88,14 @@ t.test('a header ending with KEYS[<n+1> ..] takes a list of any length after its
   await t.rejects(scripts.run('probe/echo', { first: '{t}:a', second: '{t}:b' }, [], ['{t}:c']), /probe\/echo takes no keys beyond its 2/);
   const misplaced = header(['KEYS[1] first', 'KEYS[3 ..] rest']);
   t.throws(() => readScripts(luaDir({ 'probe/bad-1.lua': misplaced })), /lua\/probe\/bad-1\.lua:4: KEYS\[3 \.\.\] must follow the 1 keys of the file name/);
+});
+
+t.test('arguments given as flat are written as ioredis writes any list, numbers and strings alike', async (t) => {
+  const values = ['sha', 3, '{t}:a', '{t}:b', '{t}:c', 'é, un texte\r\n', '', 42, '{"a":1}'];
+  const flat = new FlatArguments();
+  flat.push(...values);
+  t.equal(new Command('evalsha', flat).toWritable({}), new Command('evalsha', [...values]).toWritable({}));
+  // A script's arguments, its keys included, reach it in order.
+  const scripts = new Scripts(await testRedis(), readScripts(luaDir({ 'probe/echo-2.lua': header(['KEYS[1] first    a key', 'KEYS[2] second   another']) + 'return cjson.encode({ keys = KEYS, args = ARGV })\n' })));
+  t.same(await scripts.run('probe/echo', { first: '{t}:a', second: '{t}:b' }, ['x', 7, 'é']), { keys: ['{t}:a', '{t}:b'], args: ['x', '7', 'é'] });
 });
