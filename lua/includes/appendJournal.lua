@@ -1,15 +1,13 @@
 -- Journal line writer: the line's compact stored form (built by the caller, actors/journal.ts; text
--- rendered at read time) under its id, indexed under `* ` and under each ref's prefix (an object id, or
--- `c:<email> `, `d:<domain> `: indexPrefix in actors/journal.ts) followed by the line id's body (the id
--- without its `log_`), all in one ZADD. Line ids are time-ordered, so a day or a page is a
--- lexicographic range of one sorted set.
+-- rendered at read time) under its id, and its index entries (journalIndexMembers) in one ZADD. Line
+-- ids are time-ordered, so a day or a page is a lexicographic range of one sorted set.
+--- @include "journalIndexMembers"
 local function appendJournal(journalKey, indexKey, lineId, lineJson, refsJson)
   redis.call('HSET', journalKey, lineId, lineJson)
-  local body = string.sub(lineId, 5)
-  local members = { '0', '* ' .. body }
-  for _, prefix in ipairs(cjson.decode(refsJson)) do
-    members[#members + 1] = '0'
-    members[#members + 1] = prefix .. body
+  local scored = {}
+  for _, member in ipairs(journalIndexMembers(lineId, refsJson)) do
+    scored[#scored + 1] = '0'
+    scored[#scored + 1] = member
   end
-  redis.call('ZADD', indexKey, unpack(members))
+  redis.call('ZADD', indexKey, unpack(scored))
 end

@@ -11,11 +11,9 @@
   Returns {"ok":true}.
   Events: none; journal line ARGV[2] removed.
 ]]
+--- @include "journalIndexMembers"
 if redis.call('HGET', KEYS[1], 'salt') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[2])
--- The entries appendJournal wrote: `* ` then each ref's prefix, followed by the id without `log_`.
-local body = string.sub(ARGV[2], 5)
-redis.call('ZREM', KEYS[4], '* ' .. body)
-for _, prefix in ipairs(cjson.decode(ARGV[3])) do redis.call('ZREM', KEYS[4], prefix .. body) end
+redis.call('ZREM', KEYS[4], unpack(journalIndexMembers(ARGV[2], ARGV[3])))
 return cjson.encode({ ok = true })
