@@ -142,13 +142,27 @@ interface Stored {
   legacy?: true;
 }
 
+/** The five lines of a packed event (prepareEvent), the last one whole. */
+function packedLines(packed: string): [string, string, string, string, string] {
+  const lines: string[] = [];
+  let from = 0;
+  for (let line = 0; line < 4; line++) {
+    const end = packed.indexOf(FIELD_SEPARATOR, from);
+    lines.push(packed.slice(from, end));
+    from = end + 1;
+  }
+  lines.push(packed.slice(from));
+  return lines as [string, string, string, string, string];
+}
+
 function decodeEntry(spaceId: string, position: string, fields: string[]): Stored {
   // Entries written before the positional fields (kept 30 days): one field `e`, the envelope JSON with its `fill`.
   if (fields[0] === 'e') {
     const { fill, ...envelope } = JSON.parse(fields[1]!) as Envelope & { fill?: MessageFill };
     return { envelope, fill: fill ?? null, legacy: true };
   }
-  const [stored, code, message, subject, data] = [fields[1]!, fields[3]!, fields[5]!, fields[7]!, fields[9]!];
+  // `p`, the packed event's five lines; entries written before it (kept 30 days) had them as five fields `i t m s d`.
+  const [stored, code, message, subject, data] = fields[0] === 'p' ? packedLines(fields[1]!) : [fields[1]!, fields[3]!, fields[5]!, fields[7]!, fields[9]!];
   const body = stored.length === 10 ? encodeTime(Number(position.slice(0, position.indexOf('-')))) + stored : stored;
   const type = WEBHOOK_EVENT_TYPES[Number(code)]!;
   const kind = FILL_KINDS[type];

@@ -161,7 +161,22 @@ t.test('an entry stored as envelope JSON (before the positional fields) reads as
   await emit(spaceId, await inbox(apiKey), 'après');
   const events = (await feed(apiKey)).body.events;
   t.same(events[0], envelope);
-  t.equal(events[1].data.reason, 'après', 'followed by an entry of the positional fields');
+  t.equal(events[1].data.reason, 'après', 'followed by an entry as written now');
+});
+
+t.test('entries stored as five fields (before the one packed field) read as they were written', async (t) => {
+  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+  await emit(spaceId, await inbox(apiKey), 'cinq champs');
+  const written = (await feed(apiKey)).body.events;
+  const key = spaceKeys(spaceId).events;
+  const entries = await svc.rt.redis.xrange(key, '-', '+');
+  await svc.rt.redis.del(key);
+  for (const [id, [name, packed]] of entries) {
+    t.equal(name, 'p', 'one field, the packed event');
+    const [stored, code, message, subject, data] = packed!.split('\n');
+    await svc.rt.redis.xadd(key, id, 'i', stored!, 't', code!, 'm', message!, 's', subject!, 'd', data!);
+  }
+  t.same((await feed(apiKey)).body.events, written);
 });
 
 t.test('a reader following next_cursor sees 1000 concurrently emitted events exactly once, in order', async (t) => {

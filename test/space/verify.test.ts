@@ -132,7 +132,7 @@ t.test('code_not_sent: the e-mail cannot leave, nothing changes', async (t) => {
   t.notOk(kinds.includes('code.sent'), 'nor its journal line');
   // Every index entry (a prefix, then a line id's 20-character body) still names a stored line.
   const stored = new Set(await svc.rt.redis.hkeys(spaceKeys(spaceId).journal));
-  const index = await svc.rt.redis.zrange(spaceKeys(spaceId).journalIndex, 0, -1);
+  const index = await svc.rt.redis.zrange(spaceKeys(spaceId).journalIndex, '0', '-1');
   t.same(index.filter((member) => !stored.has(`log_${member.slice(-20)}`)), [], 'nor its index entries');
   t.equal((await broken.call(apiKey, 'verify', { code: '123456' })).body.error.code, 'no_pending_code');
 });
