@@ -8,6 +8,7 @@ import { iso } from '../src/clock.js';
 import { decodeTime, encodeTime, idBody } from '../src/ids.js';
 import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
 import { campaignRef, textOnly, withBodies } from './records.js';
 import { attachmentsOf } from './attachments.js';
@@ -176,15 +177,16 @@ function decodeEntry(spaceId: string, position: string, fields: string[]): Store
 
 /**
  * Stream entries as delivered (null for an entry trimmed while it waited in the webhook group): the ones
- * that name a message get its fields back (one read, message/readFields, plus the texts kept in the blob store).
+ * that name a message get its fields back (one pipelined read, plus the texts kept in the blob store).
  */
 export async function completeEnvelopes(rt: Runtime, spaceId: string, entries: [position: string, fields: string[] | null][]): Promise<(Envelope | null)[]> {
   const decoded = entries.map(([position, fields]) => (fields?.length ? decodeEntry(spaceId, position, fields) : null));
   const pending = decoded.filter((entry): entry is Stored & { fill: MessageFill } => Boolean(entry?.fill));
   if (pending.length) {
     const keys = spaceKeys(spaceId);
-    const rows = await rt.scripts.run<(string | false)[][]>('message/readFields', {}, [...FILL_FIELDS], pending.map(({ fill }) => keys.message(fill.message_id)));
-    const messages = rows.map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] || ''])) as Filled);
+    const reads = rt.redis.pipeline();
+    for (const { fill } of pending) reads.hmget(keys.message(fill.message_id), ...FILL_FIELDS);
+    const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
     // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
     const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
     messages.forEach((m, i) => (m.text = texts[i]!.text));
