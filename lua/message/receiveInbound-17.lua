@@ -47,6 +47,7 @@
 --- @include "webhookDeclared"
 --- @include "replayedLine"
 --- @include "indexMessage"
+--- @include "keepLoopWindow"
 if replayedLine(KEYS[9], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
@@ -76,7 +77,7 @@ redis.call('HINCRBY', KEYS[3], 'unread', 1)
 local wrote = {}
 if not automatic then
   wrote = { 'correspondent_wrote', '1' }
-  redis.call('HDEL', KEYS[3], 'loop_window')
+  keepLoopWindow(KEYS[3], {})
 end
 redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
 redis.call('ZADD', KEYS[4], 0, messageId)

@@ -22,6 +22,8 @@ const PDF_WORKER = new URL(`./pdf-text-worker${extname(fileURLToPath(import.meta
 interface PdfReader {
   worker: Worker;
   waiting: Map<number, (text: string | null) => void>;
+  /** Set aside: what it owes gets no text, and the next PDF starts another thread. */
+  end: () => void;
 }
 let reader: PdfReader | null = null;
 let nextRead = 0;
@@ -29,19 +31,22 @@ let nextRead = 0;
 function pdfReader(): PdfReader {
   if (reader) return reader;
   const worker = new Worker(PDF_WORKER, { resourceLimits: { maxOldGenerationSizeMb: PDF_TEXT_LIMITS.heapMb } });
-  const current: PdfReader = { worker, waiting: new Map() };
-  // Ended (a limit, a crash): what it owed gets no text, and the next PDF starts another.
-  const end = () => {
-    if (reader === current) reader = null;
-    for (const done of current.waiting.values()) done(null);
-    current.waiting.clear();
+  const current: PdfReader = {
+    worker,
+    waiting: new Map(),
+    end: () => {
+      if (reader === current) reader = null;
+      for (const done of current.waiting.values()) done(null);
+      current.waiting.clear();
+    },
   };
   worker.on('message', ({ id, text }: { id: number; text: string | null }) => {
     current.waiting.get(id)?.(text);
     current.waiting.delete(id);
   });
-  worker.once('error', end);
-  worker.once('exit', end);
+  // Ended by a crash or by its heap limit.
+  worker.once('error', current.end);
+  worker.once('exit', current.end);
   // An idle reader keeps no process alive (a read in progress has its timer); after the listeners,
   // which would take the reference again.
   worker.unref();
@@ -50,20 +55,19 @@ function pdfReader(): PdfReader {
 
 function pdfText(bytes: Buffer): Promise<string | null> {
   const current = pdfReader();
-  const { worker, waiting } = current;
   const id = nextRead++;
   return new Promise((resolve) => {
-    // Past the limit the thread is ended, and no later PDF is given to it while it ends: its answer
-    // could still come before its exit, and the next read would then wait for that exit.
+    // Past the limit the thread is set aside at once (no later PDF is given to it while it ends, and a
+    // late answer is dropped), then terminated.
     const timer = setTimeout(() => {
-      if (reader === current) reader = null;
-      void worker.terminate();
+      current.end();
+      void current.worker.terminate();
     }, PDF_TEXT_LIMITS.ms);
-    waiting.set(id, (text) => {
+    current.waiting.set(id, (text) => {
       clearTimeout(timer);
       resolve(text);
     });
-    worker.postMessage({ id, bytes: new Uint8Array(bytes) });
+    current.worker.postMessage({ id, bytes: new Uint8Array(bytes) });
   });
 }
 
