@@ -11,6 +11,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { parisDay } from '../src/texts.js';
 import type { ContactState, StoredCampaign } from './campaign.js';
+import { threadIdsIn } from './records.js';
 
 export const MESSAGE_BUCKETS = ['drafts', 'queued', 'sent', 'delivered', 'bounced', 'failed', 'rejected', 'cancelled'] as const;
 export const SKIP_REASONS = ['suppressed', 'dead_address', 'duplicate', 'filtered', 'unresolved_placeholder', 'removed'] as const;
@@ -62,10 +63,10 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
   }
   const pipeline = rt.redis.pipeline();
   for (const { email, state } of written) {
-    pipeline.hget(keys.message(state.m!), 'status').hget(keys.suppressions, email).hget(keys.thread(state.t!), 'correspondent_wrote').zrange(keys.threadMessages(state.t!), '0', '-1');
+    pipeline.hget(keys.message(state.m!), 'status').hget(keys.suppressions, email).hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs').zrange(keys.threadMessages(state.t!), '0', '-1');
   }
   const replies = await execAll<string | null | string[]>(pipeline);
-  const threads = written.map((_, i) => replies[4 * i + 3] as string[]);
+  const threads = written.map((_, i) => threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all));
   const messages = rt.redis.pipeline();
   for (const ids of threads) for (const id of ids) messages.hmget(keys.message(id), 'direction', 'sent_at', 'received_at', 'auto_reply', 'campaign_id');
   const fields = (await execAll<(string | null)[]>(messages)).map(([direction, sentAt, receivedAt, autoReply, campaignId]) => ({ direction, sentAt, receivedAt, autoReply, campaignId }) as ThreadMessage);
@@ -94,7 +95,7 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
     for (const c of [total, counts]) {
       c.recipients++;
       if (status && BUCKET_OF[status]) c[BUCKET_OF[status]]++;
-      if (replies[4 * i + 2] === '1') c.replied++;
+      if ((replies[4 * i + 2] as (string | null)[])[0] === '1') c.replied++;
       if (reason === 'unsubscribe') c.unsubscribed++;
       if (reason === 'complaint') c.complained++;
       c.follow_ups_sent += Math.max(0, ours.length - 1);

@@ -16,7 +16,7 @@ import { openIntervalsAt } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { campaignRef, readInbox, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
+import { campaignRef, readInbox, storedMessage, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 
@@ -81,7 +81,7 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };
-  const [message] = await withBodies(rt, spaceId, [reply.taken]);
+  const [message] = await withBodies(rt, spaceId, [storedMessage(reply.taken)]);
   return { departure: { message: message!, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
 }
 

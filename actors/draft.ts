@@ -15,7 +15,7 @@ import { lineArgs, prepareLine } from './journal.js';
 import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import { textOnly, withBodies, type StoredMessage } from './records.js';
+import { storedMessage, textOnly, withBodies, type StoredMessage } from './records.js';
 import { attachmentsOf, sameFiles, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
@@ -68,14 +68,14 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
     return rt.scripts.run(
       'message/updateDraft',
       {
-        message: keys.message(m.id), thread: keys.thread(m.thread_id), threadMessages: keys.threadMessages(m.thread_id), journal: keys.journal,
+        message: keys.message(m.id), thread: keys.thread(m.thread_id), journal: keys.journal,
         journalIndex: keys.journalIndex, blobs: keys.blobs, ...search.keys,
       },
       [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' '), reindex ? '1' : '0', reindex ? search.words : ''],
       reindex ? search.wordKeys : [],
     );
   });
-  return (await withBodies(rt, access.space.id, [reply.message]))[0]!;
+  return (await withBodies(rt, access.space.id, [storedMessage(reply.message)]))[0]!;
 }
 
 export interface Approval {
@@ -121,7 +121,7 @@ export async function approveMessage(rt: Runtime, access: Access, messageId: str
   );
   if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);
   return {
-    message: messageView((await withBodies(rt, space.id, [reply.message]))[0]!),
+    message: messageView((await withBodies(rt, space.id, [storedMessage(reply.message)]))[0]!),
     estimated_send_at: iso(reply.slot),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox),
   };
@@ -150,6 +150,6 @@ export async function listDrafts(rt: Runtime, access: Access, inboxId: string | 
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
   // A draft approved or cancelled between the two reads is left out of this page.
-  const items = await withBodies(rt, access.space.id, (await execAll<StoredMessage>(pipeline)).filter((m) => m.status === 'draft'));
+  const items = await withBodies(rt, access.space.id, (await execAll<Record<string, string>>(pipeline)).filter((m) => m.status === 'draft').map(storedMessage));
   return { items, next: ids.length > limit ? page[page.length - 1]! : null };
 }

@@ -16,7 +16,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, blankThread, type StoredMessage, type StoredThread } from './records.js';
+import { blankMessage, blankThread, keepsMessageField, keepsThreadField, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
@@ -56,6 +56,8 @@ export interface Received {
 const CITED_MAX = 20;
 /** A reply that cites none of our messages answers the latest outbound one among the thread's last this many. */
 const LAST_MESSAGES = 10;
+/** The thread's last LAST_MESSAGES ids, newest first, from the `msgs` field's (threadIdsIn): as ZREVRANGE reads the set. */
+const newestFirst = (ids: string[]): string[] => ids.reverse().slice(0, LAST_MESSAGES);
 const OWN_MESSAGE_ID = new RegExp(`^<(${idPattern('message').slice(1, -1)})@[^>\\s]+>$`);
 
 interface Answered {
@@ -119,7 +121,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   const stride = mail.automatic ? 1 : 2;
   const threads = rt.redis.pipeline();
   for (const candidate of candidates) {
-    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count');
+    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count', 'msgs');
     // A reply (not an automatic message) will need the thread's last messages: read them on the way.
     if (!mail.automatic) threads.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
   }
@@ -131,8 +133,8 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   if (index < 0) return null;
   // Every message of a thread counts in message_count, received ones in inbound_count too: when they
   // are equal the thread holds no outbound message, and none of its messages needs to be read.
-  const [, , count, inbound] = replies[stride * index] as (string | null)[];
-  const answerable = mail.automatic || count === inbound ? [] : (replies[stride * index + 1] as string[]);
+  const [, , count, inbound, inHash] = replies[stride * index] as (string | null)[];
+  const answerable = mail.automatic || count === inbound ? [] : threadIdsIn(inHash, replies[stride * index + 1] as string[], newestFirst);
   return { threadId: candidates[index]!, answerable };
 }
 
@@ -140,7 +142,13 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
 async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Promise<Answered | null> {
   if (found.answered !== undefined) return found.answered;
   const keys = spaceKeys(spaceId);
-  const ids = found.answerable ?? (await rt.redis.zrevrange(keys.threadMessages(found.threadId), 0, LAST_MESSAGES - 1));
+  let ids = found.answerable;
+  if (!ids) {
+    const [inHash, fromSet] = await execAll<string | null | string[]>(
+      rt.redis.pipeline().hget(keys.thread(found.threadId), 'msgs').zrevrange(keys.threadMessages(found.threadId), 0, LAST_MESSAGES - 1),
+    );
+    ids = threadIdsIn(inHash as string | null, fromSet as string[], newestFirst);
+  }
   if (!ids.length) return null;
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hmget(keys.message(id), ...ANSWER_FIELDS);
@@ -189,7 +197,7 @@ export async function receiveInbound(
     answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
     metadata: answered?.metadata ?? null,
   }, { message_id: messageId, kind: 'inbound' });
-  const threadPairs = Object.entries(inboundThread(threadId, inbox.id, mail, contact, nowIso)).flat();
+  const threadPairs = storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField);
   const search = indexing(spaceId, inbox.id, threadId, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',
@@ -203,7 +211,7 @@ export async function receiveInbound(
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
       [source, ...attachments.map((a) => `${a.id}:${a.sha256}`), ...bodies.shas].filter(Boolean).join(' '),
-      threadPairs.length / 2, ...threadPairs, ...Object.entries(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies })).flat(),
+      threadPairs.length / 2, ...threadPairs, ...storedPairs(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies }), keepsMessageField),
       search.words,
     ],
     search.wordKeys,

@@ -25,7 +25,7 @@ import { threadView } from './thread.js';
 import { indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
-import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, storedPairs, storedThread, threadIdsIn, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -176,7 +176,6 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
       plan.intervals, plan.reply_intervals, ...lineArgs(line), event, [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].join(' '),
-      SCRIPT_MESSAGE_FIELDS.length,
     ], stored, thread, search.words),
     search.wordKeys,
   );
@@ -238,13 +237,15 @@ const SCRIPT_MESSAGE_FIELDS = [
 ] as const satisfies readonly (keyof StoredMessage)[];
 
 /**
- * Appends the message's script fields and, for a new thread, all its fields as field/value pairs (a
- * loop over fixed names, not Object.entries().flat(): measurably slower on the hot path), then the
- * message's search words.
+ * Appends the count of the message's script fields kept (those not at their default: keepsMessageField)
+ * and their field/value pairs, then, for a new thread, its kept fields as pairs, then the message's
+ * search words. A loop over fixed names, not Object.entries().flat(): measurably slower on the hot path.
  */
 function pushFields(args: (string | number)[], message: StoredMessage, thread: StoredThread | null, words: string) {
-  for (const name of SCRIPT_MESSAGE_FIELDS) args.push(name, message[name]);
-  if (thread) for (const name in thread) args.push(name, thread[name as keyof StoredThread] as string);
+  const countAt = args.push(0) - 1;
+  for (const name of SCRIPT_MESSAGE_FIELDS) if (keepsMessageField(name, message[name])) args.push(name, message[name]);
+  args[countAt] = (args.length - countAt - 1) / 2;
+  if (thread) args.push(...storedPairs(thread, keepsThreadField));
   args.push(words);
   return args;
 }
@@ -303,7 +304,8 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
 
 async function threadReferences(rt: Runtime, spaceId: string, threadId: string): Promise<string[]> {
   const keys = spaceKeys(spaceId);
-  const ids = await rt.redis.zrange(keys.threadMessages(threadId), '-20', '-1');
+  const [inHash, fromSet] = await execAll<string | null | string[]>(rt.redis.pipeline().hget(keys.thread(threadId), 'msgs').zrange(keys.threadMessages(threadId), '-20', '-1'));
+  const ids = threadIdsIn(inHash as string | null, fromSet as string[], (all) => all.slice(-20));
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');
@@ -326,7 +328,7 @@ async function replay(rt: Runtime, access: Access, messageId: string): Promise<O
   if (!message) throw new MailboxError('internal');
   const keys = spaceKeys(access.space.id);
   const [thread, inbox] = await Promise.all([
-    rt.redis.hgetall(keys.thread(message.thread_id)) as Promise<unknown> as Promise<StoredThread>,
+    rt.redis.hgetall(keys.thread(message.thread_id)).then(storedThread),
     readInbox(rt, access.space.id, message.inbox_id),
   ]);
   const slot = Number(message.slot || 0);

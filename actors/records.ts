@@ -15,7 +15,7 @@ import type { InboxView, MessageView } from '../src/records.js';
 
 export type MessageStatus = MessageView['status'];
 
-/** The message hash, as stored (strings; '' for none). */
+/** The message hash, as read (strings; '' for none): storedMessage fills in the fields its hash leaves out. */
 export interface StoredMessage {
   id: string;
   thread_id: string;
@@ -52,8 +52,8 @@ export interface StoredMessage {
   auth_results?: string;
   /** The attachment objects (src/records.ts AttachmentSchema), JSON; '' (or absent, older messages) for none. */
   attachments: string;
-  /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts). */
-  source?: string;
+  /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts); '' when none was kept. */
+  source: string;
   /**
    * Bodies over 2 KB live in the blob store (decisions.md 10): `text:<sha256> html:<sha256>` for those,
    * their field then ''; '' (or absent) when both are inline. withBodies puts them back.
@@ -61,21 +61,46 @@ export interface StoredMessage {
   body_blobs: string;
 }
 
-/** A new message's hash: every stored field, empty unless given (one shape for every writer). */
+/**
+ * What a message field holds when its hash leaves it out. A new message's hash keeps only the fields
+ * that differ (storedPairs): a dozen empty fields cost a received or sent message about 250 bytes of
+ * Redis (BENCHMARKS.md, "Redis memory per message"); readers fill them back in (storedMessage). A fresh
+ * literal each time, the record's own fields assigned onto it: `{ ...shared, ...fields }` measured
+ * 12 µs a message against 0.4 (V8 clones a spread of a non-literal object property by property).
+ */
+const messageDefaults = () => ({
+  from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
+  status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
+  message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '', source: '',
+}) satisfies Partial<StoredMessage>;
+const MESSAGE_DEFAULTS: Record<string, string> = messageDefaults();
+
+/** A new message's hash: every field, its default unless given (one shape for every writer). */
 export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at'> & Partial<StoredMessage>): StoredMessage {
-  return {
-    from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
-    status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
-    message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '',
-    ...fields,
-  };
+  return Object.assign(messageDefaults(), fields);
+}
+
+/** A message hash as read (HGETALL, or a script's hashToTable): the fields it leaves out filled in. */
+export const storedMessage = (fields: Record<string, string> | Partial<StoredMessage>): StoredMessage => Object.assign(messageDefaults(), fields) as StoredMessage;
+
+/** Whether a message field is worth a place in its hash: a reader gives it its default when absent. */
+export const keepsMessageField = (name: keyof StoredMessage, value: string): boolean => MESSAGE_DEFAULTS[name] !== value;
+
+/** The field/value pairs a new hash keeps: the record's fields but those at their default. */
+export function storedPairs<R extends object>(record: R, keeps: (name: keyof R, value: string) => boolean): string[] {
+  const pairs: string[] = [];
+  for (const name in record) {
+    const value = record[name] as string | undefined;
+    if (value !== undefined && keeps(name, value)) pairs.push(name, value);
+  }
+  return pairs;
 }
 
 /** The campaign ref of a message's journal lines and events: none for a message no campaign wrote. */
 export const campaignRef = (message: Pick<StoredMessage, 'campaign_id'>): { campaign_id?: string } =>
   message.campaign_id ? { campaign_id: message.campaign_id } : {};
 
-/** The thread hash, as stored (strings). */
+/** The thread hash, as read (strings): storedThread fills in the fields its hash leaves out. */
 export interface StoredThread {
   id: string;
   inbox_id: string;
@@ -100,19 +125,35 @@ export interface StoredThread {
    * correspondent last wrote, comma-separated, at most LOOP_MAX within LOOP_WINDOW_MS (lua/includes/loopWindow.lua).
    */
   loop_window?: string;
+  /** The message ids of a thread of a few messages, oldest first, space-separated; past that they live in its sorted set (threadIdsIn). */
+  msgs?: string;
 }
 
-/** A new thread's hash: every stored field, empty unless given (one shape for every writer). */
+/** What a thread field holds when its hash leaves it out (as messageDefaults: about 64 bytes a thread). */
+const threadDefaults = () => ({ contact_name: '', labels: '[]', archived: '0', unread: '0', campaign_id: '', correspondent_wrote: '0' }) satisfies Partial<StoredThread>;
+const THREAD_DEFAULTS: Record<string, string> = threadDefaults();
+
+/** A new thread's hash: every field, its default unless given (one shape for every writer). */
 export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subject' | 'contact' | 'last_direction' | 'created_at'> & Partial<StoredThread>): StoredThread {
-  return {
-    contact_name: '', labels: '[]', archived: '0', unread: '0', message_count: '0', last_message_at: fields.created_at, campaign_id: '', correspondent_wrote: '0',
-    ...fields,
-  };
+  return Object.assign(threadDefaults(), { message_count: '0', last_message_at: fields.created_at }, fields);
 }
+
+/** A thread hash as read: the fields it leaves out filled in. */
+export const storedThread = (fields: Record<string, string> | Partial<StoredThread>): StoredThread => Object.assign(threadDefaults(), fields) as StoredThread;
+
+/**
+ * A thread's message ids, oldest first, from where the thread keeps them (lua/includes/fileInThread.lua):
+ * its hash's `msgs` field when it has one, else the ids read from its sorted set (`fromSet`, a range the
+ * reader chose; it applies the same range to the field's ids through `range`).
+ */
+export const threadIdsIn = (inHash: string | null | undefined, fromSet: string[], range: (ids: string[]) => string[]): string[] =>
+  inHash ? range(inHash.split(' ')) : fromSet;
+
+export const keepsThreadField = (name: keyof StoredThread, value: string): boolean => THREAD_DEFAULTS[name] !== value;
 
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
   const fields = await rt.redis.hgetall(spaceKeys(spaceId).message(messageId));
-  return fields.id ? (await withBodies(rt, spaceId, [fields as unknown as StoredMessage]))[0]! : null;
+  return fields.id ? (await withBodies(rt, spaceId, [storedMessage(fields)]))[0]! : null;
 }
 
 /** A message's text alone, with its place in the blob store when it lives there: what snippets, events and the index read (never the HTML). */

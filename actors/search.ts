@@ -12,7 +12,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import { textOnly, withBodies, type StoredThread } from './records.js';
+import { storedThread, textOnly, withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
@@ -181,7 +181,7 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     const reads = rt.redis.pipeline();
     for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: replies[2 * i] as StoredThread, docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, { thread: storedThread(replies[2 * i] as Record<string, string>), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;

@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
-import { withBodies, type StoredMessage, type StoredThread } from './records.js';
+import { storedMessage, storedThread, threadIdsIn, withBodies, type StoredMessage, type StoredThread } from './records.js';
 import { actorOf, type Access } from './space.js';
 import type { ThreadView } from '../src/records.js';
 
@@ -31,7 +31,7 @@ export function threadView(thread: StoredThread): ThreadView {
 
 /** A thread the calling key may see (its inbox among the key's); others are `not_found`. */
 export async function visibleThread(rt: Runtime, access: Access, threadId: string): Promise<StoredThread> {
-  const fields = (await rt.redis.hgetall(spaceKeys(access.space.id).thread(threadId))) as unknown as StoredThread;
+  const fields = storedThread(await rt.redis.hgetall(spaceKeys(access.space.id).thread(threadId)));
   const own = access.key.inbox_ids;
   if (!fields.id || (own && !own.includes(fields.inbox_id))) {
     throw new MailboxError('not_found', null, { reason: "Ce fil n'existe pas pour cette clé." });
@@ -52,11 +52,14 @@ export async function threadMessages(
   limit: number,
 ): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
   const keys = spaceKeys(spaceId);
-  const ids = await rt.redis.zrangebylex(keys.threadMessages(threadId), after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1);
+  const [inHash, fromSet] = await execAll<string | null | string[]>(
+    rt.redis.pipeline().hget(keys.thread(threadId), 'msgs').zrangebylex(keys.threadMessages(threadId), after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1),
+  );
+  const ids = threadIdsIn(inHash as string | null, fromSet as string[], (all) => all.filter((id) => !after || id > after).slice(0, limit + 1));
   const page = ids.slice(0, limit);
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
-  const stored = await withBodies(rt, spaceId, (await execAll<StoredMessage>(pipeline)).filter((m) => m.id));
+  const stored = await withBodies(rt, spaceId, (await execAll<Record<string, string>>(pipeline)).filter((m) => m.id).map(storedMessage));
   return { stored, last: page[page.length - 1] ?? null, more: ids.length > limit };
 }
 
@@ -96,7 +99,7 @@ export async function listThreads(rt: Runtime, access: Access, filter: ThreadFil
     if (!entries.length) return { threads, next: null };
     const pipeline = rt.redis.pipeline();
     for (const [id] of entries) pipeline.hgetall(keys.thread(id));
-    const rows = await execAll<StoredThread>(pipeline);
+    const rows = (await execAll<Record<string, string>>(pipeline)).map(storedThread);
     for (let i = 0; i < entries.length; i++) {
       const [id, score] = entries[i]!;
       const thread = rows[i]!;
@@ -143,7 +146,7 @@ export async function classifyThread(rt: Runtime, access: Access, threadId: stri
     change.read === null ? null : change.read ? 'lu' : 'non lu',
   ].filter(Boolean);
   const line = prepareLine(rt, 'thread.classified', actorOf(access), { inbox_id: thread.inbox_id, thread_id: threadId }, { subject: thread.subject, changes });
-  const reply = await rt.scripts.run<{ thread: StoredThread }>(
+  const reply = await rt.scripts.run<{ thread: Record<string, string> }>(
     'thread/classifyThread',
     { thread: keys.thread(threadId), journal: keys.journal, journalIndex: keys.journalIndex },
     [
@@ -155,5 +158,5 @@ export async function classifyThread(rt: Runtime, access: Access, threadId: stri
       ...lineArgs(line),
     ],
   );
-  return reply.thread;
+  return storedThread(reply.thread);
 }

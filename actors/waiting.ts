@@ -9,7 +9,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
-import { readMessage, withBodies, type StoredMessage } from './records.js';
+import { readMessage, storedMessage, withBodies, type StoredMessage } from './records.js';
 
 /** The objects a message's journal line touches. */
 export const messageRefs = (message: StoredMessage): JournalRefs => ({
@@ -61,13 +61,13 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
       {
         message: keys.message(m.id), inbox: keys.inbox(m.inbox_id), drafts: keys.drafts, inboxDrafts: keys.inboxDrafts(m.inbox_id), queue: keys.queue,
         inboxQueue: keys.inboxQueue(m.inbox_id), inboxSlots: keys.inboxSlots(m.inbox_id), inboxRecipients: keys.inboxRecipients(m.inbox_id),
-        threadMessages: keys.threadMessages(m.thread_id), thread: keys.thread(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
+        thread: keys.thread(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
       },
       // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
       [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000],
     );
   });
-  return (await withBodies(rt, spaceId, [reply.message]))[0]!;
+  return (await withBodies(rt, spaceId, [storedMessage(reply.message)]))[0]!;
 }
 
 /**
@@ -82,7 +82,7 @@ export async function cancelInboxMessages(rt: Runtime, spaceId: string, actor: A
   if (!ids.length) return 0;
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hgetall(keys.message(id));
-  const messages = (await execAll<StoredMessage>(pipeline)).filter((message) => message.id);
+  const messages = (await execAll<Record<string, string>>(pipeline)).filter((message) => message.id).map(storedMessage);
   const outcomes = await Promise.all(
     messages.map((message) =>
       cancelMessage(rt, spaceId, actor, message, { inboxDeleted: true }).then(

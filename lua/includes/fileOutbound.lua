@@ -5,6 +5,7 @@
 -- threads. Returns the thread's message count.
 -- `lists` = { thread, threadMessages, threads }.
 --- @include "keepLoopWindow"
+--- @include "fileInThread"
 local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadFields, window)
   local messageCount = 1
   if first then
@@ -15,7 +16,7 @@ local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadF
   end
   window[#window + 1] = nowText .. ' ' .. id
   keepLoopWindow(lists.thread, window)
-  redis.call('ZADD', lists.threadMessages, '0', id)
+  fileInThread(lists.thread, lists.threadMessages, id)
   redis.call('ZADD', lists.threads, nowText, threadId)
   return messageCount
 end

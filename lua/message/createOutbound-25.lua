@@ -50,8 +50,9 @@
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
   ARGV[30] SHA-256 of the message's attachments, already in the blob store, space-separated ('' none)
   ARGV[31] n = number of message field/value pairs; ARGV[32 .. 31+2n] the message's fields and values
-           but status, revision, slot and any_time, written as they are; then, up to the last ARGV, the new
-           thread's fields and values (message_count 1) for a first message, none for a reply
+           but status, revision and slot, written as they are, and any_time, written when '1'; then, up to the last ARGV, the new
+           thread's fields and values (message_count 1) for a first message, none for a reply. Fields at
+           their default are left out of both (readers fill them in: actors/records.ts)
   last ARGV: the message's search words, space-separated (src/mail/words.ts)
   Returns {"status":"queued"|"draft","slot":<ms or null>,"wake":bool,"webhook":bool,"message_count":n,"inbox":{...}}
     | {"dry_run":true,"status":...,"slot":...} | {"replayed":true,"message_id":...}
@@ -129,8 +130,8 @@ local status = draft and 'draft' or 'queued'
 if ARGV[23] == '1' then return cjson.encode({ dry_run = true, status = status, slot = slot or cjson.null }) end
 
 local messageEnd = 31 + 2 * tonumber(ARGV[31])
-redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '',
-  'any_time', answering and '1' or '0', unpack(ARGV, 32, messageEnd))
+redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '', unpack(ARGV, 32, messageEnd))
+if answering then redis.call('HSET', KEYS[12], 'any_time', '1') end
 for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[21], sha) end
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threads = KEYS[15] }
 local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) }, loopEntries)

@@ -35,7 +35,8 @@
            "<attachment id>:<sha256>" for each attachment
   ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
            written only when the thread does not exist yet; then, up to the last ARGV, the message's fields
-           and values. All written as they are (no JSON to decode)
+           and values. All written as they are (no JSON to decode); fields at their default are left out
+           (readers fill them in: actors/records.ts)
   last ARGV: the message's search words, space-separated (src/mail/words.ts)
   Returns {"stored":true,"webhook":bool} | {"duplicate":true,"message_id":...,"thread_id":...}
     | {"error":"not_found"} (the inbox is gone).
@@ -48,6 +49,7 @@
 --- @include "replayedLine"
 --- @include "indexMessage"
 --- @include "keepLoopWindow"
+--- @include "fileInThread"
 if replayedLine(KEYS[9], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
@@ -79,8 +81,9 @@ if not automatic then
   wrote = { 'correspondent_wrote', '1' }
   keepLoopWindow(KEYS[3], {})
 end
-redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', 'archived', '0', unpack(wrote))
-redis.call('ZADD', KEYS[4], 0, messageId)
+redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', unpack(wrote))
+redis.call('HDEL', KEYS[3], 'archived')
+fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)
 indexMessage({ docs = KEYS[14], words = KEYS[15], inbox = KEYS[16], thread = KEYS[17] }, messageId, threadId, ARGV[#ARGV], 18)
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], threadId) end

@@ -14,6 +14,7 @@ import type { ContactState } from '../../actors/campaign.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
+import { threadIdsIn } from '../../actors/records.js';
 import { afterWorkingDays } from '../../src/sending/window.js';
 import { warmup } from '../../src/sending/warmup.js';
 import { deliverDue } from '../../src/workers/send.js';
@@ -89,7 +90,7 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
   interface Sent { id: string; inbox: string; at: number; status: string; campaign: string; direction: string }
   const byContact = new Map<string, Sent[]>();
   for (const [email, state] of states) {
-    const ids = await svc.rt.redis.zrange(keys.threadMessages(state.t!), '0', '-1');
+    const ids = threadIdsIn(await svc.rt.redis.hget(keys.thread(state.t!), 'msgs'), await svc.rt.redis.zrange(keys.threadMessages(state.t!), '0', '-1'), (all) => all);
     const messages: Sent[] = [];
     for (const id of ids) {
       const [inbox, at, status, campaign, direction] = await svc.rt.redis.hmget(keys.message(id), 'inbox_id', 'sent_at', 'status', 'campaign_id', 'direction');

@@ -2,6 +2,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
+import { storedThread } from '../../actors/records.js';
 import { rawSession, startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
@@ -10,8 +11,9 @@ import { startService } from '../helpers/service.js';
 const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SMTP_MAX_BYTES: String(64 * 1024) } });
 const inbound = await startInbound(svc);
 
+/** The thread hash as its readers see it (the fields it leaves out at their default). */
 async function threadOf(spaceId: string, threadId: string) {
-  return svc.rt.redis.hgetall(spaceKeys(spaceId).thread(threadId));
+  return storedThread(await svc.rt.redis.hgetall(spaceKeys(spaceId).thread(threadId)));
 }
 
 t.test('a reply to an outgoing message lands in its thread, sets correspondent_wrote and emits mail.thread.replied', async (t) => {

@@ -1,8 +1,9 @@
 /** list_threads, get_thread and classify_thread: paging, the body budget, classification, every refusal. */
 import t from 'tap';
 import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
+import { spaceKeys } from '../../src/redis/keys.js';
 import { MASTER_KEY } from '../helpers/domains.js';
-import { recipient, sender } from '../helpers/outbound.js';
+import { recipient, send, sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
 
 const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
@@ -40,6 +41,59 @@ t.test('get_thread on a 120-message thread pages 50/50/20 and truncates past 200
   t.equal(first[40].truncated, true);
   t.equal(first[49].text, '', 'past the budget, bodies are empty');
   t.equal(pages[2].messages[19].text.startsWith('119\n'), true);
+});
+
+t.test('a new message and its new thread keep no field at its default in Redis; reads show them whole', async (t) => {
+  const own = await sender(svc);
+  const keys = spaceKeys(own.spaceId);
+  const sent = await send(svc, own, { to: recipient('defauts'), subject: 'Sans champs vides', text: 'Bonjour' });
+  t.equal(sent.status, 200);
+  const received = await receiveInbound(svc.rt, own.spaceId, { id: own.inboxId, address: own.address }, mail(recipient('recu'), 'Reçu', 'Bonjour'));
+  for (const [kind, key] of [['sent message', keys.message(sent.body.message.id)], ['received message', keys.message(received.message_id)], ['new thread', keys.thread(received.thread_id)]] as const) {
+    const stored = await svc.rt.redis.hgetall(key);
+    const defaults = Object.entries(stored).filter(([field, value]) => value === '' || value === '[]' || (value === '0' && field !== 'message_count'));
+    t.same(defaults, [], `the ${kind} stores no default`);
+  }
+  const read = await svc.call(own.apiKey, 'get_message', { message_id: received.message_id });
+  t.match(read.body, { reply_to: null, html: null, metadata: null, sent_at: null, status_code: null, attachments: [], auto_reply: false });
+  const thread = await svc.call(own.apiKey, 'get_thread', { thread_id: received.thread_id });
+  t.match(thread.body.thread, { labels: [], archived: false, unread: true, campaign_id: null });
+});
+
+t.test('a thread of up to 8 messages keeps their ids in its hash; the 9th moves them all to its sorted set, in order', async (t) => {
+  const own = await sender(svc);
+  const keys = spaceKeys(own.spaceId);
+  const ownInbox = { id: own.inboxId, address: own.address };
+  const contact = recipient('huit');
+  const ids: string[] = [];
+  for (let i = 0; i < 9; i++) {
+    ids.push((await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Huit messages', `${i}`))).message_id);
+    if (i === 7) {
+      const threadId = (await svc.call(own.apiKey, 'list_threads', { contact })).body.items[0].id;
+      t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'msgs'), ids.join(' '), 'eight ids in the hash');
+      t.equal(await svc.rt.redis.exists(keys.threadMessages(threadId)), 0, 'no sorted set yet');
+    }
+  }
+  const threadId = (await svc.call(own.apiKey, 'list_threads', { contact })).body.items[0].id;
+  t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'msgs'), null, 'the field gone');
+  t.same(await svc.rt.redis.zrange(keys.threadMessages(threadId), '0', '-1'), ids, 'all nine in the set, oldest first');
+  const read = await svc.call(own.apiKey, 'get_thread', { thread_id: threadId });
+  t.same(read.body.messages.map((m: { id: string }) => m.id), ids);
+});
+
+t.test('a thread whose ids are in its sorted set (stored before the field) keeps filing there', async (t) => {
+  const own = await sender(svc);
+  const keys = spaceKeys(own.spaceId);
+  const ownInbox = { id: own.inboxId, address: own.address };
+  const contact = recipient('ancien');
+  const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Ancien fil', 'un'));
+  await svc.rt.redis.multi().zadd(keys.threadMessages(first.thread_id), '0', first.message_id).hdel(keys.thread(first.thread_id), 'msgs').exec();
+  const second = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Ancien fil', 'deux'));
+  t.equal(second.thread_id, first.thread_id);
+  t.equal(await svc.rt.redis.hget(keys.thread(first.thread_id), 'msgs'), null, 'no field for a thread that has its set');
+  t.same(await svc.rt.redis.zrange(keys.threadMessages(first.thread_id), '0', '-1'), [first.message_id, second.message_id]);
+  const read = await svc.call(own.apiKey, 'get_thread', { thread_id: first.thread_id });
+  t.same(read.body.messages.map((m: { text: string }) => m.text), ['un', 'deux']);
 });
 
 t.test('list_threads: newest activity first, filters, cursor', async (t) => {

@@ -8,15 +8,14 @@
   document of the search index (indexMessage): found by its new words from then on (its old ones too).
   KEYS[1] message          hash of the draft
   KEYS[2] thread           hash of its thread (subject)
-  KEYS[3] threadMessages   sorted set of the thread's message ids
-  KEYS[4] journal          hash line id -> line JSON
-  KEYS[5] journalIndex     sorted set "<ref prefix><line id body>"
-  KEYS[6] blobs            set of the SHA-256 of the space's blobs that records point to
-  KEYS[7] searchDocs       string of the search index's document records
-  KEYS[8] searchWords      sorted set of the indexed words
-  KEYS[9] searchInbox      string: the inbox's document numbers
-  KEYS[10] searchThread    string: the thread's document numbers
-  KEYS[11 ..] searchWord   string: the document numbers of each word of ARGV[8], in its order
+  KEYS[3] journal          hash line id -> line JSON
+  KEYS[4] journalIndex     sorted set "<ref prefix><line id body>"
+  KEYS[5] blobs            set of the SHA-256 of the space's blobs that records point to
+  KEYS[6] searchDocs       string of the search index's document records
+  KEYS[7] searchWords      sorted set of the indexed words
+  KEYS[8] searchInbox      string: the inbox's document numbers
+  KEYS[9] searchThread     string: the thread's document numbers
+  KEYS[10 ..] searchWord   string: the document numbers of each word of ARGV[8], in its order
   ARGV[1] the revision the caller read
   ARGV[2] changed fields JSON: subject, text, html, attachments (string values; only those that change)
   ARGV[3] journal line id
@@ -33,7 +32,7 @@
 --- @include "appendJournal"
 --- @include "replayedLine"
 --- @include "indexMessage"
-if replayedLine(KEYS[4], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
+if replayedLine(KEYS[3], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
 if message.status ~= 'draft' then return refuse('not_draft') end
@@ -41,11 +40,11 @@ if message.revision ~= ARGV[1] then return cjson.encode({ stale = true }) end
 
 local changes = cjson.decode(ARGV[2])
 for field, value in pairs(changes) do redis.call('HSET', KEYS[1], field, value) end
-if changes.subject and redis.call('ZCARD', KEYS[3]) == 1 then redis.call('HSET', KEYS[2], 'subject', changes.subject) end
+if changes.subject and redis.call('HGET', KEYS[2], 'message_count') == '1' then redis.call('HSET', KEYS[2], 'subject', changes.subject) end
 redis.call('HINCRBY', KEYS[1], 'revision', 1)
-for sha in string.gmatch(ARGV[6], '%S+') do redis.call('SADD', KEYS[6], sha) end
+for sha in string.gmatch(ARGV[6], '%S+') do redis.call('SADD', KEYS[5], sha) end
 if ARGV[7] == '1' then
-  indexMessage({ docs = KEYS[7], words = KEYS[8], inbox = KEYS[9], thread = KEYS[10] }, message.id, message.thread_id, ARGV[8], 11)
+  indexMessage({ docs = KEYS[6], words = KEYS[7], inbox = KEYS[8], thread = KEYS[9] }, message.id, message.thread_id, ARGV[8], 10)
 end
-appendJournal(KEYS[4], KEYS[5], ARGV[3], ARGV[4], ARGV[5])
+appendJournal(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
 return cjson.encode({ message = hashToTable(KEYS[1]) })

@@ -15,10 +15,9 @@
   KEYS[6] inboxQueue       sorted set of the inbox's queued message ids by departure (ms)
   KEYS[7] inboxSlots       hash of reserved departures per Paris day, and `last`
   KEYS[8] inboxRecipients  hash recipient -> "<thread id> <ms>" of the inbox's last first message
-  KEYS[9] threadMessages   sorted set of the thread's message ids
-  KEYS[10] thread          hash of the message's thread (its loop guard window)
-  KEYS[11] journal         hash line id -> line JSON
-  KEYS[12] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[9] thread           hash of the message's thread (its loop guard window)
+  KEYS[10] journal         hash line id -> line JSON
+  KEYS[11] journalIndex    sorted set "<ref prefix><line id body>"
   ARGV[1] the slot the caller read ('' for a draft)
   ARGV[2] the Paris day of that slot, YYYY-MM-DD ('' for a draft)
   ARGV[3] journal line id
@@ -37,7 +36,7 @@
 --- @include "replayedLine"
 --- @include "loopWindow"
 --- @include "keepLoopWindow"
-if replayedLine(KEYS[11], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
+if replayedLine(KEYS[10], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
 if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end
@@ -48,10 +47,10 @@ local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQ
 leaveWaiting(lists, id, message.status, (message.attempts or '0') == '0' and ARGV[2] or '')
 if message.status == 'queued' then releaseLast(KEYS[7], KEYS[6], tonumber(message.slot), tonumber(ARGV[6])) end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'status_code', '', 'slot', '')
-keepLoopWindow(KEYS[10], loopWindow(redis.call('HGET', KEYS[10], 'loop_window'), 0, id))
+keepLoopWindow(KEYS[9], loopWindow(redis.call('HGET', KEYS[9], 'loop_window'), 0, id))
 local last = redis.call('HGET', KEYS[8], message.to)
-if last and string.match(last, '^(%S+) ') == message.thread_id and redis.call('ZCARD', KEYS[9]) == 1 then
+if last and string.match(last, '^(%S+) ') == message.thread_id and redis.call('HGET', KEYS[9], 'message_count') == '1' then
   redis.call('HDEL', KEYS[8], message.to)
 end
-appendJournal(KEYS[11], KEYS[12], ARGV[3], ARGV[4], ARGV[5])
+appendJournal(KEYS[10], KEYS[11], ARGV[3], ARGV[4], ARGV[5])
 return cjson.encode({ message = hashToTable(KEYS[1]) })
