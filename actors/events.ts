@@ -8,7 +8,7 @@ import { iso } from '../src/clock.js';
 import { decodeTime, encodeTime, idBody } from '../src/ids.js';
 import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { execAll } from '../src/redis/pipeline.js';
+import { execAll, queueFlat } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
 import { campaignRef, textOnly, withBodies } from './records.js';
 import { attachmentsOf } from './attachments.js';
@@ -113,8 +113,25 @@ export interface MessageFill {
   kind: 'outbound' | 'inbound';
 }
 
-const FILL_FIELDS = ['from', 'from_name', 'to', 'to_name', 'inbox_id', 'thread_id', 'campaign_id', 'subject', 'text', 'html', 'body_blobs', 'test', 'metadata', 'auto_reply', 'received_at', 'auth_results', 'attachments'] as const;
-type Filled = Record<(typeof FILL_FIELDS)[number], string>;
+/**
+ * The message fields an event is completed from, '' when the hash leaves them out. A literal filled
+ * in a loop: Object.fromEntries over the field names cost 2.3 µs a message, this 0.2.
+ */
+const blankFilled = () => ({
+  from: '', from_name: '', to: '', to_name: '', inbox_id: '', thread_id: '', campaign_id: '', subject: '', text: '', html: '', body_blobs: '',
+  test: '', metadata: '', auto_reply: '', received_at: '', auth_results: '', attachments: '',
+});
+type Filled = ReturnType<typeof blankFilled>;
+const FILL_FIELDS = Object.keys(blankFilled()) as (keyof Filled)[];
+
+function filledOf(values: (string | null)[]): Filled {
+  const filled = blankFilled();
+  for (let i = 0; i < FILL_FIELDS.length; i++) {
+    const value = values[i];
+    if (value !== null && value !== undefined) filled[FILL_FIELDS[i]!] = value;
+  }
+  return filled;
+}
 
 const json = (value: string): unknown => (value ? JSON.parse(value) : null);
 
@@ -185,8 +202,8 @@ export async function completeEnvelopes(rt: Runtime, spaceId: string, entries: [
   if (pending.length) {
     const keys = spaceKeys(spaceId);
     const reads = rt.redis.pipeline();
-    for (const { fill } of pending) reads.hmget(keys.message(fill.message_id), ...FILL_FIELDS);
-    const messages = (await execAll<(string | null)[]>(reads)).map((values) => Object.fromEntries(FILL_FIELDS.map((field, i) => [field, values[i] ?? ''])) as Filled);
+    for (const { fill } of pending) queueFlat(reads, 'hmget', [keys.message(fill.message_id), ...FILL_FIELDS]);
+    const messages = (await execAll<(string | null)[]>(reads)).map(filledOf);
     // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
     const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
     messages.forEach((m, i) => (m.text = texts[i]!.text));
@@ -272,8 +289,8 @@ export interface FeedQuery {
  */
 export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Promise<{ events: Envelope[]; position: string | null }> {
   const events: Envelope[] = [];
+  const bytes = new PageBytes(q.maxBytes);
   let position: string | null = null;
-  let bytes = 0;
   let scanned = 0;
   while (events.length < q.limit && scanned < q.maxScanned) {
     const count = Math.min(q.limit - events.length, q.maxScanned - scanned);
@@ -281,15 +298,56 @@ export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Prom
     for (const { position: id, envelope } of entries) {
       const shown = envelope !== null && q.visible(envelope);
       // Measured only for an envelope the page would show: the socket and hidden entries need no length.
-      const size = shown ? JSON.stringify(envelope).length : 0;
-      if (shown && events.length > 0 && bytes + size > q.maxBytes) return { events, position };
+      if (shown && !bytes.add(envelope, events.length === 0)) return { events, position };
       scanned++;
       position = id;
       if (!shown) continue;
       events.push(envelope);
-      bytes += size;
     }
     if (entries.length < count) break;
   }
   return { events, position };
+}
+
+/**
+ * The JSON bytes of a page's envelopes against its budget, exact where the decision needs it: a
+ * JSON.stringify measured 3.9 µs for a 1.5 KB envelope, its upper bound (jsonLengthBound) 0.3, so the
+ * envelopes are stringified only once their bounds could pass the budget. Pages end where exact sizes
+ * would end them.
+ */
+export class PageBytes {
+  private exact = 0;
+  private bounds = 0;
+  private unmeasured: unknown[] = [];
+
+  constructor(private readonly max: number) {}
+
+  /** Counts the value when it fits after those counted so far, or `always` (a page's first); whether it was counted. */
+  add(value: unknown, always: boolean): boolean {
+    const bound = jsonLengthBound(value);
+    if (this.exact + this.bounds + bound <= this.max) {
+      this.unmeasured.push(value);
+      this.bounds += bound;
+      return true;
+    }
+    for (const counted of this.unmeasured) this.exact += JSON.stringify(counted).length;
+    [this.unmeasured, this.bounds] = [[], 0];
+    const size = JSON.stringify(value).length;
+    if (!always && this.exact + size > this.max) return false;
+    this.exact += size;
+    return true;
+  }
+}
+
+/** At least the length of `JSON.stringify(value)` for plain data: a character escapes to at most 6 (`\uXXXX`), a number to at most 24. */
+export function jsonLengthBound(value: unknown): number {
+  if (typeof value === 'string') return 6 * value.length + 2;
+  if (value === null || typeof value !== 'object') return 24;
+  let length = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) length += jsonLengthBound(item) + 1;
+    return length;
+  }
+  for (const key in value) length += 6 * key.length + 4 + jsonLengthBound((value as Record<string, unknown>)[key]);
+  return length;
 }

@@ -6,6 +6,7 @@ import { MailboxError, isErrorCode, type Hint } from '../errors.js';
 import { timeRedis } from '../metrics.js';
 import { LUA_DIR } from '../paths.js';
 import type { RedisClient } from './connect.js';
+import { FlatArguments } from './pipeline.js';
 import { spaceOfEventsKey } from './keys.js';
 
 /**
@@ -176,19 +177,6 @@ export class Scripts {
     const spaceId = this.afterEvents && reply.webhook !== false && named.map(spaceOfEventsKey).find((id) => id !== null);
     if (spaceId) await this.afterEvents!(spaceId);
     return reply as T;
-  }
-}
-
-/**
- * A command's arguments that are already flat. ioredis's Command flattens the list it is given with
- * `Array.prototype.flat`, which V8 runs element by element through generic property reads: 12.5 µs
- * for send_email's 175 script arguments, against 0.8 µs when the list says it is flat (BENCHMARKS.md,
- * "Node's own work a send"). Were ioredis to flatten otherwise, this would only cost its speed back:
- * the command written is the same (test/foundation/scripts.test.ts).
- */
-export class FlatArguments extends Array<string | number> {
-  override flat<A, D extends number = 1>(this: A): FlatArray<A, D>[] {
-    return this as unknown as FlatArray<A, D>[];
   }
 }
 

@@ -11,6 +11,9 @@ import { encodeCursor } from '../../src/cursor.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { startService } from '../helpers/service.js';
 import { streamEnvelopes } from '../helpers/events.js';
+import { recipient, sender } from '../helpers/outbound.js';
+import { receiveInbound } from '../../actors/inbound.js';
+import { jsonLengthBound, PageBytes } from '../../actors/events.js';
 
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const svc = await startService({
@@ -209,3 +212,64 @@ t.test('a reader following next_cursor sees 1000 concurrently emitted events exa
   t.same(seen, stream, 'every event, in emission order');
   t.ok(pages > 10, `read while emitting (${pages} pages)`);
 });
+
+t.test('a page stops before 4 MB of envelopes, where exact sizes stop it: no event lost, none twice', async (t) => {
+  const s = await sender(svc);
+  const from = recipient('gros');
+  // About 400 KB of JSON an event (its text and its reply_text, 200 KB each): about ten a page.
+  for (let i = 0; i < 25; i++) {
+    await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, {
+      from, from_name: '', reply_to: '', subject: `Gros ${i}`, text: `${i} ${'x'.repeat(200_000)}`, html: '', message_id_header: '', in_reply_to: '',
+      references: [], automatic: false, auth_results: {}, attachments: [], source: null,
+    });
+  }
+  const pages: { message_id: string; size: number }[][] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const res = await feed(s.apiKey, { limit: 100, ...(cursor ? { after: cursor } : {}) });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    const received = res.body.events.filter((e: { type: string }) => e.type === 'mail.message.received');
+    if (!received.length) break;
+    pages.push(received.map((e: { data: { message_id: string } }) => ({ message_id: e.data.message_id, size: JSON.stringify(e).length })));
+    cursor = res.body.next_cursor;
+  }
+  t.ok(pages.length >= 3, `${pages.length} pages`);
+  t.equal(new Set(pages.flat().map((e) => e.message_id)).size, 25, 'every event once');
+  const total = (page: { size: number }[]) => page.reduce((sum, e) => sum + e.size, 0);
+  for (const [i, page] of pages.entries()) {
+    t.ok(total(page) <= 4 * 1024 * 1024, `page ${i} within 4 MB`);
+    if (i < pages.length - 1) t.ok(total(page) + pages[i + 1]![0]!.size > 4 * 1024 * 1024, `page ${i} as full as exact sizes allow`);
+  }
+});
+
+t.test("jsonLengthBound is never below JSON.stringify's length; PageBytes counts as exact sizes would", async (t) => {
+  const values: unknown[] = [
+    '', 'plain', '"quoted" \\ back', '\u0000\u0001\u001f control', 'é à ü', '😀 emoji', '\ud800 lone surrogate', '\u2028\u2029',
+    0, -1.2345678901234567e-308, 1e21, Number.MAX_SAFE_INTEGER, true, false, null,
+    [], [1, 'a', null, [undefined]], {}, { a: undefined, b: [{ c: '\n' }] }, { 'clé "é"': { deep: ['x'.repeat(1000)] } },
+  ];
+  // Named by position: some of these characters would break a line of the test's own output.
+  for (const [i, value] of values.entries()) t.ok(jsonLengthBound(value) >= JSON.stringify(value).length, `value ${i}`);
+  const sizes = [100, 5000, 30, 40];
+  const items = sizes.map((n) => ({ text: 'x'.repeat(n) }));
+  for (const max of [50, 150, 5130, 5150, 5200, 10_000]) {
+    const bytes = new PageBytes(max);
+    let counted = 0;
+    for (const [i, item] of items.entries()) {
+      if (!bytes.add(item, i === 0)) break;
+      counted++;
+    }
+    t.equal(counted, firstStop(items, max), `max ${max}`);
+  }
+});
+
+/** How many of `items` a page of `max` bytes takes, by exact sizes, stopping at the first that does not fit (the first always taken). */
+function firstStop(items: unknown[], max: number): number {
+  let used = 0;
+  for (const [i, item] of items.entries()) {
+    const size = JSON.stringify(item).length;
+    if (i > 0 && used + size > max) return i;
+    used += size;
+  }
+  return items.length;
+}

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'ioredis';
 import t from 'tap';
-import { FlatArguments, Scripts, readScripts } from '../../src/redis/scripts.js';
+import { Scripts, readScripts } from '../../src/redis/scripts.js';
+import { FlatArguments } from '../../src/redis/pipeline.js';
 import { testRedis } from '../helpers/redis.js';
 
 /** A lua/ tree in a temp dir: `{ 'probe/echo-2.lua': source, 'includes/x.lua': source }`. */
