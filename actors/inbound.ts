@@ -16,7 +16,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, blankThread, keepsMessageField, keepsThreadField, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
+import { blankMessage, blankThread, keepsMessageField, keepsThreadField, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
@@ -142,13 +142,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
 async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Promise<Answered | null> {
   if (found.answered !== undefined) return found.answered;
   const keys = spaceKeys(spaceId);
-  let ids = found.answerable;
-  if (!ids) {
-    const [inHash, fromSet] = await execAll<string | null | string[]>(
-      rt.redis.pipeline().hget(keys.thread(found.threadId), 'msgs').zrevrange(keys.threadMessages(found.threadId), 0, LAST_MESSAGES - 1),
-    );
-    ids = threadIdsIn(inHash as string | null, fromSet as string[], newestFirst);
-  }
+  const ids = found.answerable ?? (await readThreadIds(rt, spaceId, found.threadId, (pipeline, set) => pipeline.zrevrange(set, 0, LAST_MESSAGES - 1), newestFirst));
   if (!ids.length) return null;
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hmget(keys.message(id), ...ANSWER_FIELDS);

@@ -25,7 +25,7 @@ import { threadView } from './thread.js';
 import { indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
-import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, storedPairs, storedThread, threadIdsIn, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, readThreadIds, storedPairs, storedThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -304,8 +304,7 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
 
 async function threadReferences(rt: Runtime, spaceId: string, threadId: string): Promise<string[]> {
   const keys = spaceKeys(spaceId);
-  const [inHash, fromSet] = await execAll<string | null | string[]>(rt.redis.pipeline().hget(keys.thread(threadId), 'msgs').zrange(keys.threadMessages(threadId), '-20', '-1'));
-  const ids = threadIdsIn(inHash as string | null, fromSet as string[], (all) => all.slice(-20));
+  const ids = await readThreadIds(rt, spaceId, threadId, (pipeline, set) => pipeline.zrange(set, '-20', '-1'), (all) => all.slice(-20));
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');

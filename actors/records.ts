@@ -5,6 +5,8 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
+import type { RedisClient } from '../src/redis/connect.js';
 import { iso } from '../src/clock.js';
 import { planOf, type Config } from '../src/config.js';
 import { describeSendWindow } from '../src/sending/window.js';
@@ -148,6 +150,21 @@ export const storedThread = (fields: Record<string, string> | Partial<StoredThre
  */
 export const threadIdsIn = (inHash: string | null | undefined, fromSet: string[], range: (ids: string[]) => string[]): string[] =>
   inHash ? range(inHash.split(' ')) : fromSet;
+
+/** A thread's message ids in one round trip (threadIdsIn): `setRange` queues a range of its sorted set, `range` takes the same of the field's ids. */
+export async function readThreadIds(
+  rt: Runtime,
+  spaceId: string,
+  threadId: string,
+  setRange: (pipeline: ReturnType<RedisClient['pipeline']>, setKey: string) => unknown,
+  range: (ids: string[]) => string[],
+): Promise<string[]> {
+  const keys = spaceKeys(spaceId);
+  const pipeline = rt.redis.pipeline().hget(keys.thread(threadId), 'msgs');
+  setRange(pipeline, keys.threadMessages(threadId));
+  const [inHash, fromSet] = await execAll<string | null | string[]>(pipeline);
+  return threadIdsIn(inHash as string | null, fromSet as string[], range);
+}
 
 export const keepsThreadField = (name: keyof StoredThread, value: string): boolean => THREAD_DEFAULTS[name] !== value;
 

@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
-import { storedMessage, storedThread, threadIdsIn, withBodies, type StoredMessage, type StoredThread } from './records.js';
+import { readThreadIds, storedMessage, storedThread, withBodies, type StoredMessage, type StoredThread } from './records.js';
 import { actorOf, type Access } from './space.js';
 import type { ThreadView } from '../src/records.js';
 
@@ -52,10 +52,13 @@ export async function threadMessages(
   limit: number,
 ): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
   const keys = spaceKeys(spaceId);
-  const [inHash, fromSet] = await execAll<string | null | string[]>(
-    rt.redis.pipeline().hget(keys.thread(threadId), 'msgs').zrangebylex(keys.threadMessages(threadId), after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1),
+  const ids = await readThreadIds(
+    rt,
+    spaceId,
+    threadId,
+    (pipeline, set) => pipeline.zrangebylex(set, after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1),
+    (all) => all.filter((id) => !after || id > after).slice(0, limit + 1),
   );
-  const ids = threadIdsIn(inHash as string | null, fromSet as string[], (all) => all.filter((id) => !after || id > after).slice(0, limit + 1));
   const page = ids.slice(0, limit);
   const pipeline = rt.redis.pipeline();
   for (const id of page) pipeline.hgetall(keys.message(id));
