@@ -128,7 +128,13 @@ clock.set(end);
 /** What each tool is called with on a space: drawn afresh at every call. */
 async function callsFor(s) {
   const keys = spaceKeys(s.spaceId);
-  const threads = await rt.redis.zrandmember(keys.threads, 500);
+  // Threads of 2 to 8 messages in both spaces: the skewed correspondents of a large space also make
+  // some threads of hundreds of messages (a repeated subject joins the old thread), and get_thread
+  // reads a page of up to 50 of them; its cost would then follow thread length, not the space's size.
+  const drawn = await rt.redis.zrandmember(keys.threads, 2_000);
+  const lengths = await Promise.all(drawn.map((id) => rt.redis.hget(keys.thread(id), 'message_count')));
+  const threads = drawn.filter((_, i) => Number(lengths[i]) >= 2 && Number(lengths[i]) <= 8).slice(0, 500);
+  if (!threads.length) throw new Error(`no thread of 2 to 8 messages in ${s.spaceId}`);
   // event_feed as a poller resumes it: from a position among the last thousand events.
   const positions = (await rt.redis.xrevrange(keys.events, '+', '-', 'COUNT', 1000)).map(([id]) => id);
   return {
