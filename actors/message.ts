@@ -143,7 +143,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const threadId = spec.thread?.id ?? rt.ids.next('thread');
   const day = parisDay(now);
   const nowIso = iso(now);
-  const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread.id) : [];
+  const references: string[] = spec.thread ? await threadReferences(rt, space.id, spec.thread) : [];
   // Durable before the script points to them; a dry run stores nothing (the files were checked).
   const attachments = spec.dry_run ? [] : await storeOutgoingFiles(rt, space.id, spec.attachments);
   const message = outboundMessage(access, spec, { messageId, threadId, nowIso, draft, references });
@@ -302,9 +302,9 @@ export function messageEvent(rt: Runtime, spaceId: string, type: 'mail.message.q
   );
 }
 
-async function threadReferences(rt: Runtime, spaceId: string, threadId: string): Promise<string[]> {
+async function threadReferences(rt: Runtime, spaceId: string, thread: StoredThread): Promise<string[]> {
   const keys = spaceKeys(spaceId);
-  const ids = await readThreadIds(rt, spaceId, threadId, (pipeline, set) => pipeline.zrange(set, '-20', '-1'), (all) => all.slice(-20));
+  const ids = await readThreadIds(rt, spaceId, thread, (pipeline, set) => pipeline.zrange(set, '-20', '-1'), (all) => all.slice(-20));
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');

@@ -151,19 +151,26 @@ export const storedThread = (fields: Record<string, string> | Partial<StoredThre
 export const threadIdsIn = (inHash: string | null | undefined, fromSet: string[], range: (ids: string[]) => string[]): string[] =>
   inHash ? range(inHash.split(' ')) : fromSet;
 
-/** A thread's message ids in one round trip (threadIdsIn): `setRange` queues a range of its sorted set, `range` takes the same of the field's ids. */
+/**
+ * A thread's message ids (threadIdsIn): `setRange` queues a range of its sorted set, `range` takes the
+ * same of the field's ids. A thread already read (its hash, `msgs` included) costs no read when its hash
+ * holds them; a thread known by its id alone, one round trip for both places.
+ */
 export async function readThreadIds(
   rt: Runtime,
   spaceId: string,
-  threadId: string,
+  thread: string | Pick<StoredThread, 'id' | 'msgs'>,
   setRange: (pipeline: ReturnType<RedisClient['pipeline']>, setKey: string) => unknown,
   range: (ids: string[]) => string[],
 ): Promise<string[]> {
+  if (typeof thread !== 'string' && thread.msgs) return range(thread.msgs.split(' '));
+  const threadId = typeof thread === 'string' ? thread : thread.id;
   const keys = spaceKeys(spaceId);
-  const pipeline = rt.redis.pipeline().hget(keys.thread(threadId), 'msgs');
+  const pipeline = rt.redis.pipeline();
+  if (typeof thread === 'string') pipeline.hget(keys.thread(threadId), 'msgs');
   setRange(pipeline, keys.threadMessages(threadId));
-  const [inHash, fromSet] = await execAll<string | null | string[]>(pipeline);
-  return threadIdsIn(inHash as string | null, fromSet as string[], range);
+  const replies = await execAll<string | null | string[]>(pipeline);
+  return typeof thread === 'string' ? threadIdsIn(replies[0] as string | null, replies[1] as string[], range) : (replies[0] as string[]);
 }
 
 export const keepsThreadField = (name: keyof StoredThread, value: string): boolean => THREAD_DEFAULTS[name] !== value;

@@ -47,7 +47,7 @@ export async function visibleThread(rt: Runtime, access: Access, threadId: strin
 export async function threadMessages(
   rt: Runtime,
   spaceId: string,
-  threadId: string,
+  thread: StoredThread,
   after: string | null,
   limit: number,
 ): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
@@ -55,7 +55,7 @@ export async function threadMessages(
   const ids = await readThreadIds(
     rt,
     spaceId,
-    threadId,
+    thread,
     (pipeline, set) => pipeline.zrangebylex(set, after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1),
     (all) => all.filter((id) => !after || id > after).slice(0, limit + 1),
   );

@@ -40,7 +40,8 @@ if replayedLine(KEYS[10], ARGV[3]) then return cjson.encode({ message = hashToTa
 local message = hashToTable(KEYS[1])
 if not message.id then return refuse('not_found') end
 if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end
-if message.slot ~= ARGV[1] then return cjson.encode({ stale = true }) end
+-- A field at its default may be absent (actors/records.ts): no slot reads as ''.
+if (message.slot or '') ~= ARGV[1] then return cjson.encode({ stale = true }) end
 
 local id = message.id
 local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQueue = KEYS[6], slots = KEYS[7], inbox = KEYS[2] }

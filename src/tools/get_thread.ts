@@ -38,7 +38,7 @@ export default defineTool({
     const thread = await visibleThread(rt, access, input.thread_id);
     const scope = `${access.space.id}|get_thread|${thread.id}`;
     const after = input.cursor ? decodeCursor(input.cursor, scope) : null;
-    const { stored, last, more } = await threadMessages(rt, access.space.id, thread.id, after, THREAD_PAGE);
+    const { stored, last, more } = await threadMessages(rt, access.space.id, thread, after, THREAD_PAGE);
     let left = BODY_BUDGET_BYTES;
     let truncated = false;
     const messages = stored.map((message) => {
