@@ -6,7 +6,9 @@
  * its words' lists (the last word's completions united), newest document first, and shows each thread
  * once, where its newest matching message is: paging is a document number, with no state kept.
  * Postings are read from their newest end (config.searchTailPostings numbers each) so that a query's
- * cost does not grow with the space's mail; only a query that must look further back reads them whole.
+ * cost does not grow with the space's mail: whether a shown thread's older messages match is asked of
+ * Redis document by document (lua/search/findDocs-0.lua); only a query whose walk must go further back
+ * reads them whole.
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
@@ -38,13 +40,23 @@ const THREADS_READ_MAX = 1_000;
 const BATCH = 64;
 /** Message ids given per thread: its newest matching ones. */
 export const MESSAGE_IDS_MAX = 50;
+/**
+ * Questions "does this posting hold this document" one page may ask Redis about its threads' older
+ * messages (about 20 three-byte reads each in a script) before it reads the postings whole instead.
+ */
+const OLDER_CHECKS_MAX = 512;
 
 /** A word's (or an inbox's, or a thread's) document numbers, ascending, as stored. */
 class Posting {
   readonly length: number;
-  /** `whole`: false when only its newest numbers were read (older ones may exist). */
-  constructor(private readonly bytes: Buffer, readonly whole = true) {
+  /** `whole`: false when only its newest numbers were read (older ones may exist); `key`: where it is stored. */
+  constructor(private readonly bytes: Buffer, readonly whole = true, readonly key = '') {
     this.length = Math.floor(bytes.length / POSTING_BYTES);
+  }
+
+  /** Whether what was read tells if it holds `doc`: read whole, or `doc` not below its first number read. */
+  knows(doc: number): boolean {
+    return this.whole || (this.length > 0 && doc >= this.at(0));
   }
 
   at(i: number): number {
@@ -80,7 +92,7 @@ class Term {
   /** What the questions asked so far cost in binary search steps (about SEARCH_STEPS a posting). */
   private asked = 0;
 
-  constructor(private readonly postings: Posting[]) {
+  constructor(readonly postings: Posting[]) {
     this.size = postings.reduce((sum, posting) => sum + posting.length, 0);
     this.whole = postings.every((posting) => posting.whole);
   }
@@ -142,8 +154,9 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
 }
 
 /**
- * The page from each posting's last `tail` numbers (null: whole); null when it needs to know about a
- * document below what every term holds whole (`floor`), which only the whole postings tell.
+ * The page from each posting's last `tail` numbers (null: whole); null when its walk needs a document
+ * below what every term holds whole (`floor`), which only the whole postings tell, or when its threads'
+ * messages below the floor are too many to ask about one by one.
  */
 async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, tail: number | null): Promise<Page | null> {
   const read = await readTerms(rt, spaceId, request, tail);
@@ -153,6 +166,8 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
   const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
   const keys = spaceKeys(spaceId);
   const found: Found[] = [];
+  const answer = async (next: number | null): Promise<Page | null> =>
+    (await withOlderMatches(rt, terms, found)) ? { hits: await withMessages(rt, spaceId, found, request.terms), next } : null;
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
   let walked = 0;
@@ -173,7 +188,7 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     batchSize = BATCH;
     // The driver's numbers read are walked, but older ones may be left: only the whole postings tell.
     if (step.done && !driver!.whole) return null;
-    if (!batch.length && step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
+    if (!batch.length && step.done) return answer(null);
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
     const threadIds = batchRecords.map((record) => `thr_${record.slice(ID_BODY_CHARS)}`);
@@ -188,25 +203,56 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
       decided.add(id);
       const { thread, docs } = threads.get(id)!;
       const own: number[] = [];
-      /** The thread has a number below the floor: whether it matches is not known here. */
-      let older = false;
+      /** The thread's numbers below the floor, newest first: whether they match is not known here. */
+      const older: number[] = [];
       for (let j = docs.length - 1; j >= 0 && own.length < MESSAGE_IDS_MAX; j--) {
-        if (docs.at(j) < floor) {
-          older = true;
-          break;
-        }
-        if (matches(docs.at(j))) own.push(docs.at(j));
+        if (docs.at(j) < floor) older.push(docs.at(j));
+        else if (matches(docs.at(j))) own.push(docs.at(j));
       }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
       if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
-      if (found.length === request.limit) return { hits: await withMessages(rt, spaceId, found, request.terms), next: found[found.length - 1]!.docs[0]! };
-      if (older) return null;
-      found.push({ thread, docs: own, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
+      if (found.length === request.limit) return answer(found[found.length - 1]!.docs[0]!);
+      found.push({ thread, docs: own, older, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
-    if (step.done) return { hits: await withMessages(rt, spaceId, found, request.terms), next: null };
+    if (step.done) return answer(null);
   }
   // The walk's bound was reached: the page may be short; the next one starts where it stopped.
-  return { hits: await withMessages(rt, spaceId, found, request.terms), next: position };
+  return answer(position);
+}
+
+/**
+ * Completes the found threads' matching documents with their older ones (below the floor, where some
+ * postings were read only in part), in one round trip: a document the read postings cannot decide is
+ * asked of each posting that does not know it (lua/search/findDocs-0.lua). False when that would be
+ * more than OLDER_CHECKS_MAX questions: the page is then computed from the whole postings.
+ */
+async function withOlderMatches(rt: Runtime, terms: Term[], found: Found[]): Promise<boolean> {
+  /** Per document asked about, per term: null when the term's read postings hold it, else the postings asked. */
+  const asked = new Map<number, (Posting[] | null)[]>();
+  const questions = new Map<Posting, number[]>();
+  let count = 0;
+  for (const doc of found.flatMap((thread) => (thread.docs.length < MESSAGE_IDS_MAX ? thread.older : []))) {
+    const unknown = terms.map((term) => (term.postings.some((posting) => posting.has(doc)) ? null : term.postings.filter((posting) => !posting.knows(doc))));
+    // A term whose postings all know the document and none holds it: the document does not match.
+    if (unknown.some((postings) => postings?.length === 0)) continue;
+    asked.set(doc, unknown);
+    for (const posting of unknown.flatMap((postings) => postings ?? [])) {
+      if (++count > OLDER_CHECKS_MAX) return false;
+      const docs = questions.get(posting);
+      if (docs) docs.push(doc);
+      else questions.set(posting, [doc]);
+    }
+  }
+  const postings = [...questions.keys()];
+  const { held } = postings.length
+    ? await rt.scripts.run<{ held: string[] }>('search/findDocs', {}, postings.map((posting) => questions.get(posting)!.join(' ')), postings.map((posting) => posting.key))
+    : { held: [] };
+  const holds = new Map(postings.map((posting, i) => [posting, new Set(questions.get(posting)!.filter((_, j) => held[i]![j] === '1'))]));
+  const matches = (doc: number): boolean => asked.get(doc)?.every((postings) => !postings || postings.some((posting) => holds.get(posting)!.has(doc))) ?? false;
+  for (const thread of found) {
+    for (const doc of thread.older) if (thread.docs.length < MESSAGE_IDS_MAX && matches(doc)) thread.docs.push(doc);
+  }
+  return true;
 }
 
 /**
@@ -220,24 +266,26 @@ async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, t
   const readPosting = (pipeline: ReturnType<Runtime['redis']['pipeline']>, key: string) =>
     tail === null ? pipeline.getBuffer(key) : pipeline.getrangeBuffer(key, -tail * POSTING_BYTES, -1);
   let floor = 0;
-  const posting = (bytes: Buffer | null): Posting => {
+  const posting = (bytes: Buffer | null, key: string): Posting => {
     // A posting read up to the tail's length may hold older numbers: below its first one, nothing is known.
     const whole = tail === null || (bytes?.length ?? 0) < tail * POSTING_BYTES;
-    const read = new Posting(bytes ?? Buffer.alloc(0), whole);
+    const read = new Posting(bytes ?? Buffer.alloc(0), whole, key);
     if (!whole) floor = Math.max(floor, read.at(0));
     return read;
   };
+  const wordKeys = words.map(keys.searchWord);
+  const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
   const first = rt.redis.pipeline();
   first.zrangebylex(keys.searchWords, `[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]), 'LIMIT', 0, COMPLETIONS_MAX);
-  for (const word of words) readPosting(first, keys.searchWord(word));
-  for (const inboxId of request.inboxIds ?? []) readPosting(first, keys.searchInbox(inboxId));
+  for (const key of [...wordKeys, ...inboxKeys]) readPosting(first, key);
   const [completions, ...postings] = await execAll<unknown>(first);
-  const exact = postings.slice(0, words.length).map((bytes) => new Term([posting(bytes as Buffer | null)]));
-  const inboxes = request.inboxIds ? [new Term(postings.slice(words.length).map((bytes) => posting(bytes as Buffer | null)))] : [];
+  const exact = wordKeys.map((key, i) => new Term([posting(postings[i] as Buffer | null, key)]));
+  const inboxes = request.inboxIds ? [new Term(inboxKeys.map((key, i) => posting(postings[words.length + i] as Buffer | null, key)))] : [];
   if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
+  const completionKeys = (completions as string[]).map(keys.searchWord);
   const second = rt.redis.pipeline();
-  for (const word of completions as string[]) readPosting(second, keys.searchWord(word));
-  const completed = new Term((await execAll<Buffer | null>(second)).map(posting));
+  for (const key of completionKeys) readPosting(second, key);
+  const completed = new Term((await execAll<Buffer | null>(second)).map((bytes, i) => posting(bytes, completionKeys[i]!)));
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 
@@ -248,10 +296,14 @@ async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<st
   return execAll<string>(reads);
 }
 
-/** A thread of the page: its matching documents, newest first, and the newest one's message id. */
+/**
+ * A thread of the page: its matching documents, newest first, its documents below the floor (newest
+ * first: whether they match is asked before the page is answered), and the newest match's message id.
+ */
 interface Found {
   thread: StoredThread;
   docs: number[];
+  older: number[];
   newest: string;
 }
 

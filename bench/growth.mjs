@@ -141,10 +141,21 @@ async function callsFor(s) {
     send_email: () => ({ inbox_id: pick(s.inboxes).id, to: s.human, subject: `Point ${pick(vocabulary)} ${pick(vocabulary)}`, text: body(), test: true }),
     get_thread: () => ({ thread_id: pick(threads) }),
     list_threads: () => ({ inbox_id: pick(s.inboxes).id, limit: 20 }),
-    search_threads: () => ({ query: vocabulary[between(20, 2_000)] }),
+    search_threads: () => ({ query: pick(fullPages) }),
     event_feed: () => ({ after: feedCursor(s.spaceId, pick(positions)), limit: 100 }),
   };
 }
+
+// search_threads' queries: words of rank 20 to 2,000 that fill a page (20 threads) in the small space, so in
+// both. Drawn among all of them, most matched a few messages of the small space and hundreds of the large:
+// a page of 3 threads against one of 20, the cost following the page's size, not the space's.
+const ranked = vocabulary.slice(20, 2_001);
+const fullPages = [];
+for (const word of ranked) {
+  if ((await callTool(rt, small.access, 'search_threads', { query: word, limit: 20 })).output.items.length === 20) fullPages.push(word);
+}
+// The smoke's small space (300 messages) may fill no page: its words are then all of them.
+if (!fullPages.length) fullPages.push(...ranked);
 
 const TOOLS = ['send_email', 'get_thread', 'list_threads', 'search_threads', 'event_feed'];
 const sizes = [small, large];

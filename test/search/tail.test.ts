@@ -1,12 +1,15 @@
 /**
- * search_threads reads each posting's newest numbers first (SEARCH_TAIL_POSTINGS) and its postings whole
- * only when a page needs older documents: the answers are the same as from the whole postings, page
- * after page, for every kind of query (one word, two, a prefix, an inbox), threads spread over time.
+ * search_threads reads each posting's newest numbers first (SEARCH_TAIL_POSTINGS); whether a shown
+ * thread's older messages match is asked of Redis one by one (lua/search/findDocs-0.lua), and the
+ * postings are read whole only when a page's walk needs older documents or there are too many to ask:
+ * the answers are the same as from the whole postings, page after page, for every kind of query (one
+ * word, two, a prefix, an inbox), threads spread over time.
  */
 import t from 'tap';
 import { receiveInbound } from '../../actors/inbound.js';
 import { searchThreads, type SearchRequest } from '../../actors/search.js';
 import { queryTerms } from '../../src/mail/words.js';
+import { registry } from '../../src/metrics.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
@@ -18,15 +21,18 @@ const s = await sender(svc);
 const inbox = { id: s.inboxId, address: s.address };
 const whole = { ...svc.rt, config: { ...svc.rt.config, searchTailPostings: Number.MAX_SAFE_INTEGER } };
 
+const receive = (from: string, subject: string, text: string) =>
+  receiveInbound(svc.rt, s.spaceId, inbox, {
+    from, from_name: '', reply_to: '', subject, text, html: '', message_id_header: '', in_reply_to: '', references: [], automatic: false,
+    auth_results: {}, attachments: [], source: null,
+  });
+
 // 8 correspondents, each a thread; 40 messages in turn, so each thread's messages are spread over the index.
 const WORDS = ['tuiles', 'ardoise', 'zinc', 'chevrons', 'gouttière'];
 const clients = Array.from({ length: 8 }, (_, i) => recipient(`client${i}`));
 for (let i = 0; i < 40; i++) {
   const who = clients[i % 8]!;
-  await receiveInbound(svc.rt, s.spaceId, inbox, {
-    from: who, from_name: '', reply_to: '', subject: `Chantier ${i % 8}`, text: `commande ${WORDS[i % 5]} ${WORDS[(i * 3) % 5]} lot${i % 3}`,
-    html: '', message_id_header: '', in_reply_to: '', references: [], automatic: false, auth_results: {}, attachments: [], source: null,
-  });
+  await receive(who, `Chantier ${i % 8}`, `commande ${WORDS[i % 5]} ${WORDS[(i * 3) % 5]} lot${i % 3}`);
 }
 
 /** Every page of a query, as [thread id, message ids] per hit. */
@@ -50,4 +56,31 @@ t.test('the answers from the postings\' newest numbers are those from the whole 
   const all = (await pages(whole, 'commande')).flat();
   t.equal(all.length, 8, 'every thread once');
   t.equal(all[0]![1].length, 5, 'with all its matching messages');
+});
+
+/** How many times the script asking postings about single documents has run in this process. */
+async function findDocsRuns(): Promise<number> {
+  const text = await registry.getSingleMetricAsString('mailbox_redis_duration_seconds');
+  return Number(/^mailbox_redis_duration_seconds_count\{operation="search\/findDocs"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+t.test('a shown thread\'s older messages are asked about one by one, up to a bound, then the postings are read whole', async (t) => {
+  // A thread whose messages lie below the two numbers read of each posting, then another thread's match:
+  // a page of one shows the first thread and stops at the second without walking below what was read.
+  const tail = (rt: typeof svc.rt) => ({ ...rt, config: { ...rt.config, searchTailPostings: 2 } });
+  const thread = async (word: string, older: number) => {
+    const who = recipient(`${word}-fil`);
+    for (let i = 0; i < older; i++) await receive(who, `Fil ${word}`, i % 2 ? `${word} devis ${i}` : `relance ${i}`);
+    await receive(recipient(`${word}-autre`), `Autre ${word}`, `${word} devis`);
+    await receive(who, `Fil ${word}`, `${word} devis final`);
+  };
+  for (const [word, older, asked] of [['charpente', 6, 1], ['plancher', 1030, 0]] as const) {
+    await thread(word, older);
+    const runs = await findDocsRuns();
+    const expected = await pages(whole, `${word} devis`, { limit: 1 });
+    t.same(await pages(tail(svc.rt), `${word} devis`, { limit: 1 }), expected, `${word}: the same answers`);
+    t.equal(expected[0]![0]![1].length, Math.min(1 + older / 2, 50), `${word}: the thread with its older matching messages (at most 50)`);
+    t.equal((await findDocsRuns()) - runs >= asked, true, `${word}: asked of Redis ${asked ? 'first' : 'never: too many to ask'}`);
+    if (!asked) t.equal((await findDocsRuns()) - runs, 0);
+  }
 });
