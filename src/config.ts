@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseSendWindow, type SendWindow } from './sending/window.js';
 
@@ -24,8 +24,8 @@ export interface Config {
   smtpSession: SessionLimits;
   /** STARTTLS is offered only when both files are configured. */
   smtpTls: { keyFile: string; certFile: string } | null;
-  /** The operator's DKIM key (PEM) for common-domain and service mail; null: those leave unsigned. */
-  serviceDkim: { privateKey: string; selector: string } | null;
+  /** The operator's DKIM key (parsed once: a PEM parse costs more than the signature) for common-domain and service mail; null: those leave unsigned. */
+  serviceDkim: { privateKey: KeyObject; selector: string } | null;
   redisUrl: string | null;
   redisClusterNodes: { host: string; port: number }[] | null;
   baseUrl: string;
@@ -420,8 +420,8 @@ function smtpSession(env: Env): SessionLimits {
 function serviceDkim(env: Env): Config['serviceDkim'] {
   const keyFile = env.SERVICE_DKIM_KEY_FILE || '';
   if (!keyFile) return null;
-  const privateKey = readFileSync(keyFile, 'utf8');
-  if (createPrivateKey(privateKey).asymmetricKeyType !== 'rsa') throw new Error('SERVICE_DKIM_KEY_FILE must hold an RSA private key');
+  const privateKey = createPrivateKey(readFileSync(keyFile, 'utf8'));
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('SERVICE_DKIM_KEY_FILE must hold an RSA private key');
   const selector = (env.SERVICE_DKIM_SELECTOR || 'mailbox').toLowerCase();
   if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(selector)) throw new Error('SERVICE_DKIM_SELECTOR must be one DNS label');
   return { privateKey, selector };

@@ -3,7 +3,7 @@
  * placed, then the DKIM signature. Every transport sends these same bytes (the outbox file adds only
  * the Return-Path line), and the envelope sender is the VERP return path built here.
  */
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import DKIM from 'nodemailer/lib/dkim/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
@@ -85,21 +85,32 @@ const address = (box: { address: string; name: string | null }): Mail.Address | 
 const listUnsubscribeHeader = (unsubscribe: { url: string; mailto: string }): string =>
   `<${unsubscribe.url}>, <mailto:${unsubscribe.mailto}>`;
 
-/** A key that does not load would make nodemailer send the message unsigned without a word: refuse first. */
-function checkKey(key: DkimKey): void {
+const keyDoesNotLoad = (domainName: string, keySelector: string): Error => new Error(`DKIM key of ${keySelector}._domainkey.${domainName} does not load`);
+
+/**
+ * A signing key from its PEM, parsed once: parsing an RSA PEM is three quarters of a signature's cost
+ * (about 400 µs, against 300 for the signature with the parsed key), so a key used for many messages
+ * (the operator's) is parsed once per process, a space's once per message.
+ */
+export function loadDkimKey(domainName: string, keySelector: string, pem: string): DkimKey {
   try {
-    createPrivateKey(key.privateKey);
+    return { domainName, keySelector, privateKey: createPrivateKey(pem) };
   } catch {
-    throw new Error(`DKIM key of ${key.keySelector}._domainkey.${key.domainName} does not load`);
+    throw keyDoesNotLoad(domainName, keySelector);
   }
 }
 
+/** What nodemailer's signer puts first; a key that does not sign makes it send the message unsigned, without a word. */
+const SIGNATURE_HEADER = Buffer.from('DKIM-Signature: ');
+
+/** The message with its DKIM-Signature header, or a rejection when the key did not sign. */
 function sign(raw: Buffer, key: DkimKey): Promise<Buffer> {
-  checkKey(key);
   const signer = new DKIM({
     domainName: key.domainName,
     keySelector: key.keySelector,
-    privateKey: key.privateKey,
+    // nodemailer hands the key unchanged to crypto's Sign.sign (lib/dkim/sign.js), which takes a KeyObject;
+    // its types name the PEM only. Were that to change, the check below refuses the unsigned message.
+    privateKey: key.privateKey as KeyObject & string,
     headerFieldNames: DKIM_SIGNED_HEADERS.join(':'),
   });
   return new Promise((resolve, reject) => {
@@ -107,7 +118,11 @@ function sign(raw: Buffer, key: DkimKey): Promise<Buffer> {
     const output = signer.sign(raw);
     output.on('data', (chunk: Buffer) => chunks.push(chunk));
     output.on('error', reject);
-    output.on('end', () => resolve(Buffer.concat(chunks)));
+    output.on('end', () => {
+      const signed = Buffer.concat(chunks);
+      if (signed.subarray(0, SIGNATURE_HEADER.length).equals(SIGNATURE_HEADER)) resolve(signed);
+      else reject(keyDoesNotLoad(key.domainName, key.keySelector));
+    });
   });
 }
 

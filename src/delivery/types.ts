@@ -2,6 +2,7 @@
  * What the delivery layer is given and what it answers. The queue (actors/delivery.ts, the send worker)
  * decides when a message leaves; this layer only builds and hands over the MIME message.
  */
+import type { KeyObject } from 'node:crypto';
 import type { DeliveryResult } from '../../actors/delivery.js';
 
 /** The outcome of one attempt: the delivery actor's input, so it owns the shape. */
@@ -15,8 +16,8 @@ export interface Mailbox {
 export interface DkimKey {
   domainName: string;
   keySelector: string;
-  /** PEM, already opened (src/crypto.ts) just before signing; never logged. */
-  privateKey: string;
+  /** Opened (src/crypto.ts) and parsed (loadDkimKey, src/delivery/mime.ts) before signing; never logged. */
+  privateKey: KeyObject;
 }
 
 export interface OutgoingMail {

@@ -9,6 +9,7 @@ import t from 'tap';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { classifySmtpError, DELIVERY_CODES } from '../../src/mail/delivery-codes.js';
 import { createTransport } from '../../src/delivery/transports.js';
+import { loadDkimKey } from '../../src/delivery/mime.js';
 import { header, outgoing, verifyDkim, withConfig } from '../helpers/mail.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { startPeer } from '../helpers/smtp-peer.js';
@@ -35,7 +36,7 @@ const keys = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
 svc.dns.txt(`mbx1._domainkey.${sender}`, `v=DKIM1; k=rsa; p=${keys.publicKey.toString('base64')}`);
-const dkim = { domainName: sender, keySelector: 'mbx1', privateKey: keys.privateKey };
+const dkim = loadDkimKey(sender, 'mbx1', keys.privateKey);
 
 /** A recipient domain whose MX is the peer. */
 function mxDomain(label = 'dest'): string {

@@ -3,13 +3,14 @@
  * on a second attempt; the body rules (the unsubscribe link in place of `{{unsubscribe_url}}`, else the
  * French footer while `footer`), the service's own mails, VERP both ways, and OUTBOUND at start.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { simpleParser } from 'mailparser';
 import { loadConfig } from '../../src/config.js';
-import { parseVerp, verpReturnPath } from '../../src/delivery/mime.js';
+import { loadDkimKey, parseVerp, verpReturnPath } from '../../src/delivery/mime.js';
 import { sendSystemMail } from '../../src/delivery/system-mail.js';
 import { closeTransport, createTransport, transportFor } from '../../src/delivery/transports.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -44,6 +45,16 @@ t.test('one .eml per message, parseable, with its envelope sender', async (t) =>
 
   t.match(await outbox.send(mail), { ok: true }, 'a second attempt of the same message');
   t.same(readdirSync(outboxDir).filter((f) => f.startsWith(mail.id) || f.startsWith(`.${mail.id}`)), [`${mail.id}.eml`], 'replaces its file, leaves no temporary one');
+});
+
+t.test('a DKIM key that does not load or sign is our fault: refused, never sent unsigned', async (t) => {
+  const refusal = { message: `DKIM key of mbx1._domainkey.${domain} does not load` };
+  t.throws(() => loadDkimKey(domain, 'mbx1', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'), refusal, 'a PEM that does not parse');
+  // An Ed25519 key parses, but nodemailer's RSA-SHA256 signer cannot use it: it would send the message unsigned.
+  const dkim = { domainName: domain, keySelector: 'mbx1', privateKey: generateKeyPairSync('ed25519').privateKey };
+  const mail = outgoing(svc.rt, { spaceId, domain }, { dkim });
+  await t.rejects(outbox.send(mail), refusal, 'a key that does not sign');
+  t.notOk(readdirSync(outboxDir).some((f) => f.includes(mail.id)), 'nothing written');
 });
 
 t.test('the footer: appended to both parts while the correspondent has not written', async (t) => {
