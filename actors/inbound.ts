@@ -182,7 +182,7 @@ export async function receiveInbound(
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
   // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
   const attachments = await storeAttachments(rt, spaceId, mail.attachments);
-  const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source)).sha256 : '';
+  const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source, { unseen: true })).sha256 : '';
   const bodies = await storeBodies(rt, spaceId, mail);
   const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
     message_id: messageId,

@@ -66,12 +66,12 @@ export function fileBlobStore(root: string): BlobStore {
     return join(root, space, hash);
   };
   return {
-    async put(spaceId, bytes): Promise<StoredBlob> {
+    async put(spaceId, bytes, options): Promise<StoredBlob> {
       const sha256 = sha256Of(bytes);
       const key = blobKey(spaceId, sha256);
       const path = pathOf(key);
       const stored = { key, sha256, size: bytes.byteLength };
-      if (await stat(path).then(() => true, () => false)) return stored;
+      if (!options?.unseen && (await stat(path).then(() => true, () => false))) return stored;
       const dir = join(root, spaceId);
       const aside = `${path}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const write = () => writeFile(aside, bytes, { flag: WRITE_DURABLY, mode: 0o600 });

@@ -48,10 +48,10 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
   };
 
   return {
-    async put(spaceId, bytes): Promise<StoredBlob> {
+    async put(spaceId, bytes, options): Promise<StoredBlob> {
       const sha256 = sha256Of(bytes);
       const key = blobKey(spaceId, sha256);
-      const exists = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error)));
+      const exists = !options?.unseen && (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error))));
       if (!exists) await client.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }));
       return { key, sha256, size: bytes.byteLength };
     },

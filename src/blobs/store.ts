@@ -29,8 +29,13 @@ export interface ListedBlob {
 }
 
 export interface BlobStore {
-  /** Writes the bytes durably (their record may point to them once this resolves); an existing blob is kept. */
-  put(spaceId: string, bytes: Uint8Array): Promise<StoredBlob>;
+  /**
+   * Writes the bytes durably (their record may point to them once this resolves); an existing blob is
+   * kept, found by a look first. `unseen`: bytes that are surely not stored yet (a message's raw source,
+   * which its own headers make unique) are written without that look, a file-system call or an S3
+   * round trip; were they stored, the same bytes are written again under the same name.
+   */
+  put(spaceId: string, bytes: Uint8Array, options?: { unseen?: boolean }): Promise<StoredBlob>;
   /** The bytes of a blob, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
   /** The bytes of a blob as a stream, never whole in memory (a download), or null when there is none. */

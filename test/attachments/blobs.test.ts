@@ -79,3 +79,13 @@ t.test('the same file received twice is stored once', async (t) => {
   await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mail('Deux'));
   t.equal((await svc.rt.ports.blobs.list(s.spaceId)).length, 1);
 });
+
+t.test('bytes put as unseen (a raw source) are written without a look first; put again, still one blob', async (t) => {
+  const { spaceId } = await svc.space();
+  const source = Buffer.from(`Message-ID: <${randomBytes(8).toString('hex')}@exemple.test>\r\n\r\nBonjour\r\n`);
+  const first = await svc.rt.ports.blobs.put(spaceId, source, { unseen: true });
+  const again = await svc.rt.ports.blobs.put(spaceId, source, { unseen: true });
+  t.same(again, first, 'the same key, hash and size');
+  t.same(await svc.rt.ports.blobs.get(first.key), source, 'the same bytes');
+  t.same((await svc.rt.ports.blobs.list(spaceId)).map((blob) => blob.key), [first.key], 'one blob, no temporary file left');
+});
