@@ -166,6 +166,8 @@ t.test('keys: one per purpose; the embedded master key file', async (t) => {
   t.equal(deriveKey(master, 'unsubscribe').length, 32);
   t.not(deriveKey(master, 'unsubscribe').toString('hex'), deriveKey(master, 'autre').toString('hex'));
   t.not(deriveKey(master, 'unsubscribe').toString('hex'), master.toString('hex'));
+  t.equal(deriveKey(master, 'unsubscribe'), deriveKey(master, 'unsubscribe'), 'derived once per master key and purpose');
+  t.not(deriveKey(Buffer.alloc(32, 2), 'unsubscribe').toString('hex'), deriveKey(master, 'unsubscribe').toString('hex'), 'another master key, another key');
 
   const dir = mkdtempSync(join(tmpdir(), 'mbx-key-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
