@@ -109,12 +109,12 @@ export const BODY_INLINE_MAX_BYTES = 2048;
  * resolves) and '' in its field, named in `body_blobs`; `shas` for the space's blob set.
  */
 export async function storeBodies(rt: Runtime, spaceId: string, bodies: { text: string; html: string }) {
-  const stored = { ...bodies, body_blobs: '', shas: [] as string[] };
+  // Only the two bodies: callers pass whole records, which a spread would copy field by field.
+  const stored = { text: bodies.text, html: bodies.html, body_blobs: '', shas: [] as string[] };
   const entries: string[] = [];
   for (const field of ['text', 'html'] as const) {
-    const bytes = Buffer.from(bodies[field], 'utf8');
-    if (bytes.length <= BODY_INLINE_MAX_BYTES) continue;
-    const { sha256 } = await rt.ports.blobs.put(spaceId, bytes);
+    if (Buffer.byteLength(bodies[field], 'utf8') <= BODY_INLINE_MAX_BYTES) continue;
+    const { sha256 } = await rt.ports.blobs.put(spaceId, Buffer.from(bodies[field], 'utf8'));
     stored[field] = '';
     entries.push(`${field}:${sha256}`);
     stored.shas.push(sha256);

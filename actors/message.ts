@@ -150,7 +150,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   message.attachments = attachments.length ? JSON.stringify(attachments) : '';
   const bodies = spec.dry_run ? null : await storeBodies(rt, space.id, message);
   // What the hash keeps (long bodies in the blob store); the answer shows `message`, bodies whole.
-  const stored = bodies ? { ...message, text: bodies.text, html: bodies.html, body_blobs: bodies.body_blobs } : message;
+  const stored = bodies?.body_blobs ? { ...message, text: bodies.text, html: bodies.html, body_blobs: bodies.body_blobs } : message;
   const thread = spec.thread ? null : blankThread({ id: threadId, inbox_id: inbox.id, subject: spec.subject, contact: spec.to, contact_name: spec.to_name ?? '', campaign_id: spec.campaign_id ?? '', message_count: '1', last_direction: 'outbound', created_at: nowIso });
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId, contact: spec.to, ...campaignRef({ campaign_id: spec.campaign_id ?? '' }) };
   const kind = draft ? 'draft.created' : 'message.queued';
@@ -281,10 +281,11 @@ export interface InboxFigures {
 }
 
 export function figuresView(rt: Runtime, plan: string, inbox: StoredInbox, figures: InboxFigures): InboxView {
-  return inboxView(rt.config, plan, { ...inbox, drafts: String(figures.drafts), queued: String(figures.queued) }, rt.clock.now(), {
-    next: figures.next || null,
-    sentToday: figures.sent,
-  });
+  // The counters as the script left them, set on the view: a copy of the inbox's record would be copied field by field.
+  const view = inboxView(rt.config, plan, inbox, rt.clock.now(), { next: figures.next || null, sentToday: figures.sent });
+  view.drafts = figures.drafts;
+  view.queued = figures.queued;
+  return view;
 }
 
 /** The event of a message entering the queue or the drafts: stored with its ids, the rest read from the message (actors/events.ts). */

@@ -19,4 +19,14 @@ export class ManualClock implements Clock {
   }
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+let lastMs = NaN;
+let lastIso = '';
+
+/** ISO 8601 of an instant; the last one is kept, since a request writes its own instant several times. */
+export function iso(ms: number): string {
+  if (ms === lastMs) return lastIso;
+  const out = new Date(ms).toISOString();
+  lastMs = ms;
+  lastIso = out;
+  return out;
+}
