@@ -1,8 +1,8 @@
 --[[
   Which of the given documents each posting holds. A query reads its postings from their newest end
   only (actors/search.ts); a thread it shows may also hold older messages, and whether they match is
-  then asked here: a binary search of each number in its posting, three bytes read a step, instead of
-  reading the postings whole (a common word's is hundreds of kilobytes in a large space). Reads only.
+  then asked here: a binary search of each number in its posting (postingHolds), instead of reading
+  the postings whole (a common word's is hundreds of kilobytes in a large space). Reads only.
   KEYS[1 ..] postings  strings of 3-byte big-endian document numbers, ascending
   ARGV[i] the documents asked of KEYS[i]: decimal numbers, space-separated
   Returns {"held":["<one character per document asked of KEYS[i]: 1 held, 0 not>", ...]}.

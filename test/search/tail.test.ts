@@ -10,6 +10,7 @@ import { receiveInbound } from '../../actors/inbound.js';
 import { searchThreads, type SearchRequest } from '../../actors/search.js';
 import { queryTerms } from '../../src/mail/words.js';
 import { registry } from '../../src/metrics.js';
+import { spaceKeys } from '../../src/redis/keys.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
@@ -83,4 +84,16 @@ t.test('a shown thread\'s older messages are asked about one by one, up to a bou
     t.equal((await findDocsRuns()) - runs >= asked, true, `${word}: asked of Redis ${asked ? 'first' : 'never: too many to ask'}`);
     if (!asked) t.equal((await findDocsRuns()) - runs, 0);
   }
+});
+
+t.test('findDocs: which documents a posting holds, in a posting long enough to be narrowed first, and in none', async (t) => {
+  const keys = spaceKeys(s.spaceId);
+  const numbers = Array.from({ length: 5_000 }, (_, i) => i * 3 + 1);
+  const bytes = Buffer.alloc(numbers.length * 3);
+  numbers.forEach((number, i) => bytes.writeUIntBE(number, i * 3, 3));
+  await svc.rt.redis.set(keys.searchWord('essai-findocs'), bytes);
+  const asked = [1, 4, 2, 7_000, 7_001, 14_998, 14_999, 0, 20_000, 16_777_215];
+  const { held } = await svc.rt.scripts.run<{ held: string[] }>('search/findDocs', {}, [asked.join(' '), '4 5'], [keys.searchWord('essai-findocs'), keys.searchWord('absent-findocs')]);
+  t.same(held, [asked.map((doc) => (numbers.includes(doc) ? '1' : '0')).join(''), '00']);
+  t.equal(held[0], '1101010000', 'the first and last numbers, one in the middle; none between or beyond');
 });
