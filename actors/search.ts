@@ -51,8 +51,8 @@ const OLDER_CHECKS_MAX = 64;
 /** A word's (or an inbox's, or a thread's) document numbers, ascending, as stored. */
 class Posting {
   readonly length: number;
-  /** `whole`: false when only its newest numbers were read (older ones may exist); `key`: where it is stored. */
-  constructor(private readonly bytes: Buffer, readonly whole = true, readonly key = '') {
+  /** `key`: where it is stored; `whole`: false when only its newest numbers were read (older ones may exist). */
+  constructor(private readonly bytes: Buffer, readonly key: string, readonly whole = true) {
     this.length = Math.floor(bytes.length / POSTING_BYTES);
   }
 
@@ -198,7 +198,7 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     const reads = rt.redis.pipeline();
     for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: storedThread(replies[2 * i] as Record<string, string>), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, { thread: storedThread(replies[2 * i] as Record<string, string>), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0), keys.searchThread(id)) }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;
@@ -271,7 +271,7 @@ async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, t
   const posting = (bytes: Buffer | null, key: string): Posting => {
     // A posting read up to the tail's length may hold older numbers: below its first one, nothing is known.
     const whole = tail === null || (bytes?.length ?? 0) < tail * POSTING_BYTES;
-    const read = new Posting(bytes ?? Buffer.alloc(0), whole, key);
+    const read = new Posting(bytes ?? Buffer.alloc(0), key, whole);
     if (!whole) floor = Math.max(floor, read.at(0));
     return read;
   };
