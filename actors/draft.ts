@@ -6,7 +6,6 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import { wakeInbox } from '../src/redis/queues.js';
@@ -15,7 +14,7 @@ import { lineArgs, prepareLine } from './journal.js';
 import {
   departurePlan, figuresView, messageEvent, messageView, sendingFacts, visibleMessage, type InboxFigures,
 } from './message.js';
-import { storedMessage, textOnly, withBodies, type StoredMessage } from './records.js';
+import { readMessages, storedMessage, textOnly, withBodies, type StoredMessage } from './records.js';
 import { attachmentsOf, sameFiles, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { InboxView, MessageView } from '../src/records.js';
 import { actorOf, type Access } from './space.js';
@@ -147,9 +146,7 @@ export async function listDrafts(rt: Runtime, access: Access, inboxId: string | 
   const ids = pages.flat().sort().reverse().slice(0, limit + 1);
   const page = ids.slice(0, limit);
   if (!page.length) return { items: [], next: null };
-  const pipeline = rt.redis.pipeline();
-  for (const id of page) pipeline.hgetall(keys.message(id));
   // A draft approved or cancelled between the two reads is left out of this page.
-  const items = await withBodies(rt, access.space.id, (await execAll<Record<string, string>>(pipeline)).filter((m) => m.status === 'draft').map(storedMessage));
+  const items = (await readMessages(rt, access.space.id, page)).filter((m) => m.status === 'draft');
   return { items, next: ids.length > limit ? page[page.length - 1]! : null };
 }

@@ -13,7 +13,7 @@ import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { actorOf, type Access } from './space.js';
-import { readInbox, type StoredInbox } from './records.js';
+import { inboxOf, queueInbox, readInbox, type StoredInbox } from './records.js';
 import { cancelInboxMessages } from './waiting.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -129,8 +129,8 @@ export async function listLiveInboxes(rt: Runtime, access: Access): Promise<Stor
   const ids = (await rt.redis.zrevrangebylex(keys.inboxes, '+', '-')).filter((id) => !own || own.includes(id));
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
-  for (const id of ids) pipeline.hgetall(keys.inbox(id));
-  return (await execAll<StoredInbox>(pipeline)).filter((inbox) => inbox.id);
+  for (const id of ids) queueInbox(pipeline, access.space.id, id);
+  return (await execAll<(string | null)[]>(pipeline)).map(inboxOf).filter((inbox): inbox is StoredInbox => inbox !== null);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import { storedThread, textOnly, withBodies, type StoredThread } from './records.js';
+import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
@@ -196,9 +196,12 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     const threadIds = batchRecords.map((record) => `thr_${record.slice(ID_BODY_CHARS)}`);
     const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
     const reads = rt.redis.pipeline();
-    for (const id of fresh) reads.hgetall(keys.thread(id)).getBuffer(keys.searchThread(id));
+    for (const id of fresh) {
+      queueThread(reads, spaceId, id);
+      reads.getBuffer(keys.searchThread(id));
+    }
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: storedThread(replies[2 * i] as Record<string, string>), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0), keys.searchThread(id)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[]), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0), keys.searchThread(id)) }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;
@@ -212,7 +215,7 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
         else if (matches(docs.at(j))) own.push(docs.at(j));
       }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
-      if (!thread.id || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
+      if (!thread || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
       if (found.length === request.limit) return answer(found[found.length - 1]!.docs[0]!);
       found.push({ thread, docs: own, older, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }

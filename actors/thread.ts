@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { lineArgs, prepareLine } from './journal.js';
-import { readThreadIds, storedMessage, storedThread, withBodies, type StoredMessage, type StoredThread } from './records.js';
+import { queueThread, readMessages, readThread, readThreadIds, storedThread, threadOf, type StoredMessage, type StoredThread } from './records.js';
 import { actorOf, type Access } from './space.js';
 import type { ThreadView } from '../src/records.js';
 
@@ -31,12 +31,12 @@ export function threadView(thread: StoredThread): ThreadView {
 
 /** A thread the calling key may see (its inbox among the key's); others are `not_found`. */
 export async function visibleThread(rt: Runtime, access: Access, threadId: string): Promise<StoredThread> {
-  const fields = storedThread(await rt.redis.hgetall(spaceKeys(access.space.id).thread(threadId)));
+  const thread = await readThread(rt, access.space.id, threadId);
   const own = access.key.inbox_ids;
-  if (!fields.id || (own && !own.includes(fields.inbox_id))) {
+  if (!thread || (own && !own.includes(thread.inbox_id))) {
     throw new MailboxError('not_found', null, { reason: "Ce fil n'existe pas pour cette clé." });
   }
-  return fields;
+  return thread;
 }
 
 /**
@@ -51,7 +51,6 @@ export async function threadMessages(
   after: string | null,
   limit: number,
 ): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
-  const keys = spaceKeys(spaceId);
   const ids = await readThreadIds(
     rt,
     spaceId,
@@ -60,9 +59,7 @@ export async function threadMessages(
     (all) => all.filter((id) => !after || id > after).slice(0, limit + 1),
   );
   const page = ids.slice(0, limit);
-  const pipeline = rt.redis.pipeline();
-  for (const id of page) pipeline.hgetall(keys.message(id));
-  const stored = await withBodies(rt, spaceId, (await execAll<Record<string, string>>(pipeline)).filter((m) => m.id).map(storedMessage));
+  const stored = await readMessages(rt, spaceId, page);
   return { stored, last: page[page.length - 1] ?? null, more: ids.length > limit };
 }
 
@@ -101,12 +98,12 @@ export async function listThreads(rt: Runtime, access: Access, filter: ThreadFil
     }
     if (!entries.length) return { threads, next: null };
     const pipeline = rt.redis.pipeline();
-    for (const [id] of entries) pipeline.hgetall(keys.thread(id));
-    const rows = (await execAll<Record<string, string>>(pipeline)).map(storedThread);
+    for (const [id] of entries) queueThread(pipeline, access.space.id, id);
+    const rows = (await execAll<(string | null)[]>(pipeline)).map(threadOf);
     for (let i = 0; i < entries.length; i++) {
       const [id, score] = entries[i]!;
       const thread = rows[i]!;
-      if (!thread.id || (own && !own.includes(thread.inbox_id)) || !matches(thread, filter)) {
+      if (!thread || (own && !own.includes(thread.inbox_id)) || !matches(thread, filter)) {
         [maxScore, lastId] = [score, id];
         scanned++;
         continue;

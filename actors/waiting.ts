@@ -5,11 +5,10 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
-import { readMessage, storedMessage, withBodies, type StoredMessage } from './records.js';
+import { readMessage, readMessages, storedMessage, withBodies, type StoredMessage } from './records.js';
 
 /** The objects a message's journal line touches. */
 export const messageRefs = (message: StoredMessage): JournalRefs => ({
@@ -80,9 +79,7 @@ export async function cancelInboxMessages(rt: Runtime, spaceId: string, actor: A
   const [drafts, queued] = await Promise.all([rt.redis.zrange(keys.inboxDrafts(inboxId), '0', '-1'), rt.redis.zrange(keys.inboxQueue(inboxId), '0', '-1')]);
   const ids = [...drafts, ...queued];
   if (!ids.length) return 0;
-  const pipeline = rt.redis.pipeline();
-  for (const id of ids) pipeline.hgetall(keys.message(id));
-  const messages = (await execAll<Record<string, string>>(pipeline)).filter((message) => message.id).map(storedMessage);
+  const messages = await readMessages(rt, spaceId, ids);
   const outcomes = await Promise.all(
     messages.map((message) =>
       cancelMessage(rt, spaceId, actor, message, { inboxDeleted: true }).then(
