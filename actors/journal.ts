@@ -5,7 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { encodeTime, ID_PREFIXES, idBody, idTime } from '../src/ids.js';
+import { encodeTime, ID_BODY_CHARS, ID_PREFIXES, idBody, idTime } from '../src/ids.js';
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
 
@@ -112,8 +112,8 @@ function storedLine(id: string, raw: string): StoredLine {
 
 /**
  * The refs a line is indexed under: all but the message of a line that names its thread, read through
- * the thread's entries (readJournal): a message's lines are a few of its thread's, and an index entry
- * costs about 130 bytes of Redis (BENCHMARKS.md, "Redis memory per message").
+ * the thread's list (readJournal): a message's lines are a few of its thread's, and a list of its own
+ * would cost a field of the index hash, about 90 bytes of Redis (docs/architecture.md, "Journal layout").
  */
 const indexedRefs = (refs: JournalRefs): (keyof JournalRefs)[] =>
   (Object.keys(refs) as (keyof JournalRefs)[]).filter((name) => name !== 'message_id' || !refs.thread_id);
@@ -156,16 +156,16 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
   const keys = spaceKeys(spaceId);
   const { indexed, own } = await indexRange(rt, spaceId, q.ref);
   const prefix = indexPrefix(indexed);
-  const timeBound = (ms: number) => `${prefix}${encodeTime(ms)}`;
-  const min = q.from === null ? `[${prefix}` : `[${timeBound(q.from)}`;
-  let max = q.before ? `(${prefix}${idBody(q.before)}` : q.to === null ? `[${prefix}~` : `(${timeBound(q.to)}`;
+  const from = q.from === null ? '' : encodeTime(q.from);
+  let below = q.before ? idBody(q.before) : q.to === null ? '' : encodeTime(q.to);
   const lines: StoredLine[] = [];
   let scanned = 0;
   let last: string | null = null;
   while (scanned < SCAN_CAP) {
-    const members = await rt.redis.zrevrangebylex(keys.journalIndex, max, min, 'LIMIT', 0, q.limit + 1);
-    if (members.length === 0) return { lines, next: null };
-    const ids = members.map((m) => `${ID_PREFIXES.journal}_${m.slice(prefix.length)}`);
+    const { bodies } = await rt.scripts.run<{ bodies: string }>('journal/readIndex', { journalIndex: keys.journalIndex }, [prefix, below, from, q.limit + 1]);
+    if (!bodies) return { lines, next: null };
+    const ids: string[] = [];
+    for (let at = 0; at < bodies.length; at += ID_BODY_CHARS) ids.push(`${ID_PREFIXES.journal}_${bodies.slice(at, at + ID_BODY_CHARS)}`);
     const values = await rt.redis.hmget(keys.journal, ...ids);
     for (let i = 0; i < ids.length; i++) {
       last = ids[i]!;
@@ -177,8 +177,8 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
       if (lines.length === q.limit) return { lines, next: lines[lines.length - 1]!.id };
       lines.push(line);
     }
-    if (members.length < q.limit + 1) return { lines, next: null };
-    max = `(${prefix}${idBody(last!)}`;
+    if (ids.length < q.limit + 1) return { lines, next: null };
+    below = idBody(last!);
   }
   return { lines, next: last };
 }

@@ -13,6 +13,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
+import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './records.js';
 
@@ -29,7 +30,6 @@ export function indexing(spaceId: string, inboxId: string, threadId: string, mes
 
 const POSTING_BYTES = 3;
 /** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
-const ID_BODY_CHARS = 20;
 const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
 export const COMPLETIONS_MAX = 64;

@@ -27,7 +27,9 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-export const ID_BODY_PATTERN = `[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}`;
+/** The length of an id without its prefix: 10 time characters, then 10 random ones. */
+export const ID_BODY_CHARS = TIME_CHARS + RANDOM_CHARS;
+export const ID_BODY_PATTERN = `[${ALPHABET}]{${ID_BODY_CHARS}}`;
 export const idPattern = (kind: IdKind): string => `^${ID_PREFIXES[kind]}_${ID_BODY_PATTERN}$`;
 
 export function encodeTime(ms: number): string {

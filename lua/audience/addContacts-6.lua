@@ -8,7 +8,7 @@
   KEYS[3] contacts         hash address -> contact JSON {name?, fields?}
   KEYS[4] suppressions     hash of suppressed values (address, @domain)
   KEYS[5] journal          hash line id -> line JSON
-  KEYS[6] journalIndex     sorted set "<ref prefix><line id body>"
+  KEYS[6] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] contacts JSON array [{email, contact}] (contact: the JSON to keep, '' to keep the one held)
   ARGV[2] most examples of skipped addresses to answer
   ARGV[3] journal line id   ARGV[4] journal line JSON (contacts.added; the script sets data.added and data.skipped)

@@ -4,7 +4,7 @@
   KEYS[2] audiences     sorted set (score 0, lex) of the space's audience ids
   KEYS[3] audience      hash of the new audience's fields
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] audience id   ARGV[2] name   ARGV[3] now, ISO 8601   ARGV[4] creating key id
   ARGV[5] journal line id   ARGV[6] journal line JSON (audience.created)   ARGV[7] journal refs JSON array
   Returns {"ok":true} | {"error":"not_found"} (no such space).

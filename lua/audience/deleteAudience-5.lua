@@ -5,7 +5,7 @@
   KEYS[2] audienceMembers  sorted set address -> rank
   KEYS[3] audiences        sorted set of the space's audience ids
   KEYS[4] journal          hash line id -> line JSON
-  KEYS[5] journalIndex     sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] audience id
   ARGV[2] journal line id   ARGV[3] journal line JSON (audience.deleted; the script sets data.contact_count)
   ARGV[4] journal refs JSON array

@@ -4,7 +4,7 @@
   KEYS[1] audience         hash of the audience's fields
   KEYS[2] audienceMembers  sorted set address -> rank
   KEYS[3] journal          hash line id -> line JSON
-  KEYS[4] journalIndex     sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] addresses JSON array
   ARGV[2] journal line id   ARGV[3] journal line JSON (contacts.removed; the script sets data.removed)
   ARGV[4] journal refs JSON array

@@ -5,7 +5,7 @@
   KEYS[2] campaigns     sorted set (score 0, lex) of the space's campaign ids
   KEYS[3] campaign      hash of the new campaign's fields
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[6] space         hash of the space's fields (a space erased meanwhile gets nothing written)
   ARGV[1] campaign id   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.created)
   ARGV[4] journal refs JSON array   ARGV[5 ..] the campaign's fields and values

@@ -10,7 +10,7 @@
   KEYS[6] campaignFollowUps sorted set address -> when the next follow-up is due (ms)
   KEYS[7] events            stream of the space's events
   KEYS[8] journal           hash line id -> line JSON
-  KEYS[9] journalIndex      sorted set "<ref prefix><line id body>"
+  KEYS[9] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now, ISO 8601   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.finished)
   ARGV[4] journal refs JSON array   ARGV[5] packed event (actors/events.ts prepareEvent) (mail.campaign.finished)
   Returns {"finished":true|false}.

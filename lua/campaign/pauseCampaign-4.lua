@@ -4,7 +4,7 @@
   KEYS[1] campaign      hash of the campaign's fields
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] journal line id   ARGV[2] journal line JSON (campaign.paused)   ARGV[3] journal refs JSON array
   ARGV[4] packed event (actors/events.ts prepareEvent) (mail.campaign.paused)
   Returns {"status":"paused"} | {"error":"not_found"} | {"error":"campaign_not_running","hint":{"status":...}}.

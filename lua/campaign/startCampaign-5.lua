@@ -6,7 +6,7 @@
   KEYS[2] audience      hash of its audience's fields
   KEYS[3] events        stream of the space's events
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now, ISO 8601   ARGV[2] key id   ARGV[3] journal line id
   ARGV[4] journal line JSON (campaign.started)   ARGV[5] journal refs JSON array
   ARGV[6] packed event (actors/events.ts prepareEvent) (mail.campaign.started)

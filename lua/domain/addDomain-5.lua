@@ -5,7 +5,7 @@
   KEYS[2] domains       hash domain name -> domain id
   KEYS[3] domain        hash of the new domain's fields
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] domain id
   ARGV[2] domain name
   ARGV[3] domain fields as JSON object (string values)

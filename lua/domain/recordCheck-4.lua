@@ -5,7 +5,7 @@
   KEYS[1] domain        hash of the domain's fields
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] domain id (the check is void if the domain was removed, or removed and added again, meanwhile)
   ARGV[2] now (ISO 8601)
   ARGV[3] checks JSON (state and value seen per record)

@@ -4,7 +4,7 @@
   KEYS[1] domains       hash domain name -> domain id
   KEYS[2] domain        hash of the domain's fields
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] domain name
   ARGV[2] journal line id
   ARGV[3] journal line JSON

@@ -4,7 +4,7 @@
   KEYS[1] space         hash of the space's fields (a space erased meanwhile gets nothing written)
   KEYS[2] filters       hash filter id -> filter JSON
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] filter JSON {id, inbox_id, direction, action, value, created_at, created_by}
   ARGV[2] most filters a space may hold
   ARGV[3] journal line id

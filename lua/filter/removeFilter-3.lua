@@ -3,7 +3,7 @@
   change it; here it must still be there.
   KEYS[1] filters       hash filter id -> filter JSON
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] filter id
   ARGV[2] journal line id
   ARGV[3] journal line JSON (filter.removed)

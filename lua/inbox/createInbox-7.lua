@@ -7,7 +7,7 @@
   KEYS[4] inbox           hash of the new inbox's fields
   KEYS[5] domain          hash of the space's own domain the inbox goes on (not read for a common-domain inbox)
   KEYS[6] journal         hash line id -> line JSON
-  KEYS[7] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[7] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] inbox id
   ARGV[2] inbox fields as JSON object (string values)
   ARGV[3] now (ms)

@@ -5,7 +5,7 @@
   KEYS[2] inboxes       sorted set of live inbox ids
   KEYS[3] domain        hash of the space's own domain the inbox lives on (not touched for a common-domain inbox)
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] inbox id
   ARGV[2] now (ISO 8601)
   ARGV[3] journal line id

@@ -3,7 +3,7 @@
   becomes `requested`. Asked again while pending: nothing changes, the first date stays.
   KEYS[1] inbox         hash of the inbox's fields
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ISO 8601)
   ARGV[2] the requester's message ('' if none)
   ARGV[3] journal line id

@@ -2,7 +2,7 @@
   Resumes a suspended inbox (operator command `mailbox admin resume-inbox`): sending starts again.
   KEYS[1] inbox         hash of the inbox's fields
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ISO 8601)
   ARGV[2] journal line id
   ARGV[3] journal line JSON

@@ -4,7 +4,7 @@
   KEYS[1] inbox         hash of the inbox's fields
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ISO 8601)
   ARGV[2] reason, in French
   ARGV[3] journal line id

@@ -17,7 +17,7 @@
   KEYS[11] suppressions    hash of suppressed values (address, @domain)
   KEYS[12] events          stream of the space's events
   KEYS[13] journal         hash line id -> line JSON
-  KEYS[14] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[14] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] request JSON: revision (the one approved), today (Paris day), third_party, to_domain ('@domain'), intervals and
           reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/findSlot.lua), earliest, spacing_ms
   ARGV[2] journal line id

@@ -17,7 +17,7 @@
   KEYS[8] inboxRecipients  hash recipient -> "<thread id> <ms>" of the inbox's last first message
   KEYS[9] thread           hash of the message's thread (its loop guard window)
   KEYS[10] journal         hash line id -> line JSON
-  KEYS[11] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[11] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] the slot the caller read ('' for a draft)
   ARGV[2] the Paris day of that slot, YYYY-MM-DD ('' for a draft)
   ARGV[3] journal line id

@@ -27,7 +27,7 @@
   KEYS[16] suppressions    hash of suppressed values (address, @domain)
   KEYS[17] events          stream of the space's events
   KEYS[18] journal         hash line id -> line JSON
-  KEYS[19] journalIndex    sorted set "<ref prefix><line id body>"
+  KEYS[19] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[20] webhook         hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[21] blobs           set of the SHA-256 of the space's blobs that records point to
   KEYS[22] searchDocs      string of the search index's document records

@@ -10,7 +10,7 @@
                         recipients refused as unknown: the circuit breaker's hard bounces)
   KEYS[7] events        stream of the space's events
   KEYS[8] journal       hash line id -> line JSON
-  KEYS[9] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[9] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] message id
   ARGV[2] attempt number the caller holds
   ARGV[3] outcome: sent | delivered | retry | failed | rejected

@@ -14,7 +14,7 @@
   KEYS[7] inboxContacts   hash correspondent -> thread id of its latest thread in the inbox
   KEYS[8] events          stream of the space's events
   KEYS[9] journal        hash line id -> line JSON
-  KEYS[10] journalIndex   sorted set "<ref prefix><line id body>"
+  KEYS[10] journalIndex   hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[11] webhook        hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[12] blobs          set of the SHA-256 of the space's blobs that records point to
   KEYS[13] attachments    hash attachment id -> message id of the received files (forwarding)

@@ -6,7 +6,7 @@
   KEYS[2] inboxSlots    hash of the inbox's daily figures (`bounced:<day>` counts hard bounces)
   KEYS[3] events        stream of the space's events
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] status code (src/mail/delivery-codes.ts)
   ARGV[2] '1' for a hard bounce (5.x.x), '0' otherwise
   ARGV[3] Paris day of now (YYYY-MM-DD)

@@ -9,7 +9,7 @@
   KEYS[1] message          hash of the draft
   KEYS[2] thread           hash of its thread (subject)
   KEYS[3] journal          hash line id -> line JSON
-  KEYS[4] journalIndex     sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[5] blobs            set of the SHA-256 of the space's blobs that records point to
   KEYS[6] searchDocs       string of the search index's document records
   KEYS[7] searchWords      sorted set of the indexed words

@@ -3,7 +3,7 @@
   alone, for a space that exists.
   KEYS[1] space         hash of the space's fields
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] journal line id
   ARGV[2] journal line JSON
   ARGV[3] journal refs JSON array

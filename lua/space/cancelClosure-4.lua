@@ -3,7 +3,7 @@
   KEYS[1] space         hash of the space's fields (closes_at while a closure waits)
   KEYS[2] code          hash of the pending `close` code
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] journal line id
   ARGV[2] journal line JSON (space.closure_cancelled)
   ARGV[3] journal refs JSON array

@@ -5,7 +5,7 @@
   KEYS[1] code          hash of the purpose's pending code (salt, hash, expires_at, attempts)
   KEYS[2] space         hash of the space's fields
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ms)
   ARGV[2] salt the candidate was hashed with (read just before; another salt means the code changed
           meanwhile, and the candidate counts as wrong for the code in force)

@@ -7,7 +7,7 @@
   KEYS[3] inboxes       sorted set of live inbox ids
   KEYS[4] code          string: the authorization code's grant, named by sha256 of the code
   KEYS[5] journal       hash line id -> line JSON
-  KEYS[6] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[6] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] key id
   ARGV[2] key JSON (name and name_norm: the client's name, made unique here)
   ARGV[3] the code's grant JSON (key_id already in it)

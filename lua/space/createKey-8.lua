@@ -8,7 +8,7 @@
   KEYS[5] keyCreations  sorted set key id by creation time (ms)
   KEYS[6] inboxes       sorted set of live inbox ids
   KEYS[7] journal       hash line id -> line JSON
-  KEYS[8] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[8] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] key id
   ARGV[2] key JSON
   ARGV[3] normalised name

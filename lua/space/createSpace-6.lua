@@ -5,7 +5,7 @@
   KEYS[3] keyNames      hash normalised name -> key id
   KEYS[4] auth          hash sha256(secret) -> key id
   KEYS[5] journal       hash line id -> line JSON
-  KEYS[6] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[6] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] space fields as JSON object (string values)
   ARGV[2] first key id
   ARGV[3] first key JSON

@@ -4,16 +4,18 @@
   KEYS[1] code          hash of the purpose's pending code
   KEYS[2] codeSends     sorted set: salts of sent codes scored by send time (ms)
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] the salt of the code to undo (another code issued meanwhile stays)
   ARGV[2] its journal line id
   ARGV[3] its journal refs JSON array (as given to issueCode)
   Returns {"ok":true}.
   Events: none; journal line ARGV[2] removed.
 ]]
---- @include "journalIndexMembers"
+--- @include "journalIndexDrop"
 if redis.call('HGET', KEYS[1], 'salt') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[2])
-redis.call('ZREM', KEYS[4], unpack(journalIndexMembers(ARGV[2], ARGV[3])))
+local body = string.sub(ARGV[2], 5)
+journalIndexDrop(KEYS[4], '* ', body)
+for _, prefix in ipairs(cjson.decode(ARGV[3])) do journalIndexDrop(KEYS[4], prefix, body) end
 return cjson.encode({ ok = true })

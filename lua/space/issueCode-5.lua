@@ -7,7 +7,7 @@
   KEYS[2] codeSends     sorted set: salts of sent codes scored by send time (ms)
   KEYS[3] space         hash of the space's fields
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ms)
   ARGV[2] salt (hex, new for each code)
   ARGV[3] sha256(salt .. code), hex

@@ -6,7 +6,7 @@
   KEYS[2] space         hash of the space's fields
   KEYS[3] session       hash of the new session, named by sha256 of its secret
   KEYS[4] journal       hash line id -> line JSON
-  KEYS[5] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] now (ms)
   ARGV[2] salt the candidate was hashed with
   ARGV[3] sha256(salt .. candidate), hex

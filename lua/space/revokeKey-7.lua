@@ -7,7 +7,7 @@
   KEYS[4] revokedKeys   hash key id -> key JSON
   KEYS[5] keyUse        hash key id -> last use (ms)
   KEYS[6] journal       hash line id -> line JSON
-  KEYS[7] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[7] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] key id to revoke
   ARGV[2] key id of the caller
   ARGV[3] journal line id

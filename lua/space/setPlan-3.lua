@@ -5,7 +5,7 @@
   provider retries), changes nothing: events may arrive out of order.
   KEYS[1] space         hash of the space's fields
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] plan name (`none` ends the plan)
   ARGV[2] billing status: `active`, `past_due`, `cancelled`, or `none` without plan
   ARGV[3] end of the paid period (ms), '' when none is known

@@ -7,7 +7,7 @@
   KEYS[3] suppressionIndex  sorted set (score 0, lex) "<entry id> <value>"
   KEYS[4] events            stream of the space's events
   KEYS[5] journal           hash line id -> line JSON
-  KEYS[6] journalIndex      sorted set "<ref prefix><line id body>"
+  KEYS[6] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] value, lowercase (an address, or `@domain`)
   ARGV[2] entry JSON {id, value, kind, reason, scope, source, created_at}
   ARGV[3] journal line id

@@ -4,7 +4,7 @@
   KEYS[1] suppressions      hash value -> entry JSON
   KEYS[2] suppressionIndex  sorted set (score 0, lex) "<entry id> <value>"
   KEYS[3] journal           hash line id -> line JSON
-  KEYS[4] journalIndex      sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] value, lowercase (an address, or `@domain`)
   ARGV[2] journal line id
   ARGV[3] journal line JSON (suppression.removed)

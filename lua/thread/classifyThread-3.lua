@@ -4,7 +4,7 @@
   ones stay.
   KEYS[1] thread        hash of the thread
   KEYS[2] journal       hash line id -> line JSON
-  KEYS[3] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent),
           read (true|false, or absent)
   ARGV[2] journal line id

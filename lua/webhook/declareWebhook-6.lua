@@ -9,7 +9,7 @@
   KEYS[3] webhookDeclarations  sorted set declaration time (ms) by journal line id
   KEYS[4] events               stream of the space's events
   KEYS[5] journal              hash line id -> line JSON
-  KEYS[6] journalIndex         sorted set "<ref prefix><line id body>"
+  KEYS[6] journalIndex         hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] url (normalised)
   ARGV[2] secret, sealed under the master key
   ARGV[3] now (ms)

@@ -6,7 +6,7 @@
   KEYS[1] events        stream of the space's events
   KEYS[2] webhook       hash of the declared webhook
   KEYS[3] journal       hash line id -> line JSON
-  KEYS[4] journalIndex  sorted set "<ref prefix><line id body>"
+  KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   ARGV[1] consumer group name of the webhook workers
   ARGV[2] stream entry id
   ARGV[3] outcome: delivered | retry | gave_up

@@ -194,7 +194,7 @@ function keysOf(spaceId: string) {
     campaignHeld: (campaignId: string) => `${tag}:cmp:${campaignId}:held`,
     /** hash: journal line id -> the line's compact JSON (actors/journal.ts). */
     journal: `${tag}:journal`,
-    /** sorted set (score 0, lex): "<ref prefix><line id body>" (indexPrefix, actors/journal.ts); `* ` lists every line, else an object. */
+    /** hash: the index lists of line id bodies, in buckets of 64 (lua/includes/journalIndexAdd.lua); `* ` lists every line, else an object's prefix (indexPrefix, actors/journal.ts). */
     journalIndex: `${tag}:journal:idx`,
   };
 }

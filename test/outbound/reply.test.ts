@@ -7,6 +7,7 @@ import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { iso } from '../../src/clock.js';
 import { MASTER_KEY } from '../helpers/domains.js';
+import { journalIndexEntries } from '../helpers/events.js';
 import { inboxState, recipient, send, sender, type Sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
@@ -74,7 +75,7 @@ t.test('a reply goes to the correspondent, "Re:" once, with In-Reply-To and Refe
   t.match(older, { events: [{ kind: 'message.queued', message_id: second.body.message.id }], next_cursor: null });
   t.match((await history(first.body.message.id)).events, [{ kind: 'message.queued', message_id: first.body.message.id }]);
   t.equal((await svc.call(s.apiKey, 'list_events', { thread_id: first.body.thread.id })).body.events.length, 4, "the thread's four lines");
-  const index = await svc.rt.redis.zrange(spaceKeys(s.spaceId).journalIndex, '0', '-1');
+  const index = await journalIndexEntries(svc.rt, s.spaceId);
   t.same(index.filter((member) => member.startsWith('msg_')), [], 'no index entry of a message in a thread');
   const other = await send(svc, s, { subject: 'RE: déjà une réponse' });
   t.equal((await reply(s, other.body.thread.id)).body.message.subject, 'RE: déjà une réponse');

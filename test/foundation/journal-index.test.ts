@@ -1,0 +1,92 @@
+/**
+ * The journal index's lists (lua/includes/journalIndexAdd.lua): buckets of 64 line id bodies in one
+ * hash, read newest first by lua/journal/readIndex-1.lua. Held against a sorted array: lines written in
+ * order and late (drawn before a bucket was sealed, written after), some dropped (space/dropCode),
+ * every page read by every kind of bound a reader gives.
+ */
+import t from 'tap';
+import { encodeTime, ALPHABET } from '../../src/ids.js';
+import { spaceKeys } from '../../src/redis/keys.js';
+import { Scripts } from '../../src/redis/scripts.js';
+import { testRedis } from '../helpers/redis.js';
+
+const redis = await testRedis();
+const scripts = new Scripts(redis);
+const START = Date.parse('2026-11-27T08:00:00.000Z');
+let seed = 7;
+/** A repeatable draw in [0, n) (mulberry32). */
+const draw = (n: number): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) % n;
+};
+const body = (ms: number): string => encodeTime(ms) + Array.from({ length: 10 }, () => ALPHABET[draw(32)]).join('');
+
+async function space(name: string) {
+  const keys = spaceKeys(`spc_${name.padEnd(20, '0')}`);
+  await redis.hset(keys.space, 'id', name);
+  const write = (lineBody: string, refs: string[]) =>
+    scripts.run('space/appendLine', { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex }, [`log_${lineBody}`, '{"kind":"test"}', JSON.stringify(refs)]);
+  const drop = (lineBody: string, refs: string[]) =>
+    scripts.run('space/dropCode', { code: keys.code('verify'), codeSends: keys.codeSends, journal: keys.journal, journalIndex: keys.journalIndex }, ['', `log_${lineBody}`, JSON.stringify(refs)]);
+  const page = async (prefix: string, below: string, from: string, count: number): Promise<string[]> => {
+    const { bodies } = await scripts.run<{ bodies: string }>('journal/readIndex', { journalIndex: keys.journalIndex }, [prefix, below, from, count]);
+    return bodies.match(/.{20}/g) ?? [];
+  };
+  return { keys, write, drop, page };
+}
+
+t.test('pages of every bound equal those of a sorted list, across sealed buckets and late lines', async (t) => {
+  const s = await space('journalindex1');
+  const model: string[] = [];
+  let now = START;
+  for (let i = 0; i < 700; i++) {
+    now += 1 + draw(5);
+    // One line in eight was drawn up to 300 ms earlier (another front end's clock, a slow call).
+    const lineBody = body(draw(8) === 0 ? now - draw(300) : now);
+    await s.write(lineBody, ['inb_aaaaaaaaaaaaaaaaaaaa']);
+    model.push(lineBody);
+  }
+  for (const gone of model.filter((_, i) => i % 37 === 0)) await s.drop(gone, ['inb_aaaaaaaaaaaaaaaaaaaa']);
+  const kept = model.filter((_, i) => i % 37 !== 0).sort().reverse();
+  const fields = await redis.hkeys(s.keys.journalIndex);
+  t.ok(fields.filter((f) => f.startsWith('* #')).length >= 9, 'the list of every line was sealed bucket by bucket');
+  const sealedSizes = await Promise.all(fields.filter((f) => f.startsWith('* #')).map((f) => redis.hstrlen(s.keys.journalIndex, f)));
+  t.ok(sealedSizes.some((size) => size > 20 + 64 * 20), 'late lines were filed in sealed buckets');
+
+  for (const prefix of ['* ', 'inb_aaaaaaaaaaaaaaaaaaaa']) {
+    t.same(await s.page(prefix, '', '', 10_000), kept, `${prefix}: whole, newest first, in order`);
+    // Pages by cursor: each page starts below the previous one's last body.
+    const walked: string[] = [];
+    let below = '';
+    for (;;) {
+      const got = await s.page(prefix, below, '', 50);
+      walked.push(...got);
+      if (got.length < 50) break;
+      below = got[got.length - 1]!;
+    }
+    t.same(walked, kept, `${prefix}: paged by 50`);
+  }
+  // Time bounds (a Paris day's): an upper bound excluded, a lower one included, both the start of a body.
+  for (let probe = 0; probe < 40; probe++) {
+    const to = START + draw(4000);
+    const from = to - draw(2000);
+    const count = 1 + draw(120);
+    const expected = kept.filter((b) => b < encodeTime(to) && b >= encodeTime(from)).slice(0, count);
+    t.same(await s.page('* ', encodeTime(to), encodeTime(from), count), expected, `[${from}, ${to}) by ${count}`);
+  }
+  t.same(await s.page('c:nobody@exemple.fr ', '', '', 10), [], 'a list never written reads empty');
+});
+
+t.test('the only line of a list dropped leaves no field; a list in another space is apart', async (t) => {
+  const a = await space('journalindex2');
+  const b = await space('journalindex3');
+  const only = body(START);
+  await a.write(only, ['c:alice@exemple.fr ']);
+  await b.write(body(START + 1), ['c:alice@exemple.fr ']);
+  t.same(await a.page('c:alice@exemple.fr ', '', '', 10), [only]);
+  await a.drop(only, ['c:alice@exemple.fr ']);
+  t.same(await redis.hkeys(a.keys.journalIndex), [], 'nothing left');
+  t.equal((await b.page('c:alice@exemple.fr ', '', '', 10)).length, 1);
+});
