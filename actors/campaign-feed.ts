@@ -22,7 +22,7 @@ import { readCampaign, statusChange, type ContactState, type StoredCampaign } fr
 import { deadAddress } from './dead-addresses.js';
 import { SERVICE_ACTOR } from './journal.js';
 import { createOutbound, departurePlan, sendingFacts } from './message.js';
-import { readInbox, readMessage, storedThread, warmupOf, type StoredThread } from './records.js';
+import { readInbox, readMessage, readThread, warmupOf, type StoredThread } from './records.js';
 import { accessOfKey, type Access } from './space.js';
 
 /** A claim older than this belongs to a feeder that died: another takes it over. */
@@ -152,7 +152,7 @@ async function writeFollowUp(feed: Feed, email: string, state: ContactState): Pr
   const left = previous!.sent_at ? Date.parse(previous!.sent_at) : null;
   const due = afterWorkingDays(left ?? (Number(previous!.slot) || now), feed.followUps[step - 1]!.after_days);
   if (left === null || due > now) return record(feed, email, step, 'release', Math.max(due, now + (left === null ? RETRY_MS : 0)));
-  const thread = storedThread(await rt.redis.hgetall(spaceKeys(feed.access.space.id).thread(state.t!)));
+  const thread = await readThread(rt, feed.access.space.id, state.t!);
   try {
     const sent = await write(feed, state.i!, await readContact(feed, email), step, thread);
     const leavesAt = sent.estimated_send_at ? Date.parse(sent.estimated_send_at) : now;

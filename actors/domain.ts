@@ -17,7 +17,7 @@ import { createDns } from '../src/domains/dns.js';
 import { isWithin } from '../src/domains/names.js';
 import { isPublicMailDomain } from '../src/domains/public-domains.js';
 import {
-  DKIM_SELECTORS, expectedRecords, judgeRecords, missingRequired, recordKey, recordViews, type Checks, type DomainRecord,
+  DKIM_SELECTORS, expectedRecords, judgeRecords, missingRequired, recordKey, recordViews, type Checks,
 } from '../src/domains/records.js';
 import { cancelDomainRecheck, scheduleDomainRecheck } from '../src/redis/queues.js';
 import { readClaim, swapClaim, type DomainClaim } from './claims.js';

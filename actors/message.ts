@@ -25,7 +25,7 @@ import { threadView } from './thread.js';
 import { indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
-import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, readThreadIds, storedPairs, storedThread, type MessageStatus, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, readThread, readThreadIds, storedPairs, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -159,7 +159,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
   // Without an idempotency key the script never reads this key: no hash to compute.
   const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
-  const search = indexing(space.id, inbox.id, threadId, { subject: spec.subject, address: spec.to, name: spec.to_name ?? '', text: spec.text });
+  const search = indexing(space.id, inbox.id, { subject: spec.subject, address: spec.to, name: spec.to_name ?? '', text: spec.text });
   const reply = await rt.scripts.run<OutboundReply>(
     'message/createOutbound',
     {
@@ -326,11 +326,8 @@ export async function visibleMessage(rt: Runtime, access: Access, messageId: str
 async function replay(rt: Runtime, access: Access, messageId: string): Promise<OutboundResult> {
   const message = await readMessage(rt, access.space.id, messageId);
   if (!message) throw new MailboxError('internal');
-  const keys = spaceKeys(access.space.id);
-  const [thread, inbox] = await Promise.all([
-    rt.redis.hgetall(keys.thread(message.thread_id)).then(storedThread),
-    readInbox(rt, access.space.id, message.inbox_id),
-  ]);
+  const [thread, inbox] = await Promise.all([readThread(rt, access.space.id, message.thread_id), readInbox(rt, access.space.id, message.inbox_id)]);
+  if (!thread || !inbox) throw new MailboxError('internal');
   const slot = Number(message.slot || 0);
   return {
     status: message.status === 'draft' ? 'draft' : 'queued',
@@ -338,7 +335,7 @@ async function replay(rt: Runtime, access: Access, messageId: string): Promise<O
     replayed: true,
     message: messageView(message),
     thread: threadView(thread),
-    inbox: await liveInboxView(rt, access.space.plan, access.space.id, inbox!),
+    inbox: await liveInboxView(rt, access.space.plan, access.space.id, inbox),
   };
 }
 

@@ -38,7 +38,6 @@ async function outboundTarget(rt: Runtime, spaceId: string, messageId: string): 
 
 /** Adds a suppression written by the service (a bounce or a complaint), with its journal line and event. */
 async function suppress(rt: Runtime, spaceId: string, messageId: string, target: Target, reason: SuppressionReason, event: string): Promise<void> {
-  const keys = spaceKeys(spaceId);
   const value = target.to.toLowerCase();
   const entry: SuppressionEntry = { id: rt.ids.next('suppression'), value, kind: 'address', reason, scope: 'space', source: messageId, created_at: iso(rt.clock.now()) };
   const refs = { inbox_id: target.inbox_id, thread_id: target.thread_id, message_id: messageId, contact: value, ...campaignRef(target) };

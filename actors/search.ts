@@ -18,11 +18,11 @@ import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mai
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
-export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
+export function indexing(spaceId: string, inboxId: string, message: Indexed) {
   const keys = spaceKeys(spaceId);
   const words = messageWords(message);
   return {
-    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
+    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId) },
     words: words.join(' '),
     wordKeys: words.map(keys.searchWord),
   };
@@ -48,17 +48,11 @@ export const MESSAGE_IDS_MAX = 50;
  */
 const OLDER_CHECKS_MAX = 64;
 
-/** A word's (or an inbox's, or a thread's) document numbers, ascending, as stored. */
-class Posting {
+/** Document numbers, ascending, as stored: a thread's (the `docs` field of its hash, always read whole). */
+class Numbers {
   readonly length: number;
-  /** `key`: where it is stored; `whole`: false when only its newest numbers were read (older ones may exist). */
-  constructor(private readonly bytes: Buffer, readonly key: string, readonly whole = true) {
+  constructor(private readonly bytes: Buffer) {
     this.length = Math.floor(bytes.length / POSTING_BYTES);
-  }
-
-  /** Whether what was read tells if it holds `doc`: read whole, or `doc` not below its first number read. */
-  knows(doc: number): boolean {
-    return this.whole || (this.length > 0 && doc >= this.at(0));
   }
 
   at(i: number): number {
@@ -80,6 +74,19 @@ class Posting {
   has(doc: number): boolean {
     const i = this.countBelow(doc);
     return i < this.length && this.at(i) === doc;
+  }
+}
+
+/** A word's or an inbox's document numbers, and the key they are stored under: an older one may be asked of it there. */
+class Posting extends Numbers {
+  /** `whole`: false when only its newest numbers were read (older ones may exist). */
+  constructor(bytes: Buffer, readonly key: string, readonly whole = true) {
+    super(bytes);
+  }
+
+  /** Whether what was read tells if it holds `doc`: read whole, or `doc` not below its first number read. */
+  knows(doc: number): boolean {
+    return this.whole || (this.length > 0 && doc >= this.at(0));
   }
 }
 
@@ -198,10 +205,10 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     const reads = rt.redis.pipeline();
     for (const id of fresh) {
       queueThread(reads, spaceId, id);
-      reads.getBuffer(keys.searchThread(id));
+      reads.hgetBuffer(keys.thread(id), 'docs');
     }
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[]), docs: new Posting((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0), keys.searchThread(id)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[]), docs: new Numbers((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;

@@ -17,14 +17,18 @@
 --- @include "hashToTable"
 --- @include "appendJournal"
 --- @include "replayedLine"
-if replayedLine(KEYS[2], ARGV[2]) then return cjson.encode({ thread = hashToTable(KEYS[1]) }) end
-if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
-local changes = cjson.decode(ARGV[1])
-if changes.labels then redis.call('HSET', KEYS[1], 'labels', changes.labels) end
-if changes.archived then redis.call('HSET', KEYS[1], 'archived', changes.archived) end
-if changes.read == true then redis.call('HSET', KEYS[1], 'unread', '0') end
-if changes.read == false then
-  redis.call('HSET', KEYS[1], 'unread', redis.call('HGET', KEYS[1], 'inbound_count') or '0')
+if not replayedLine(KEYS[2], ARGV[2]) then
+  if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+  local changes = cjson.decode(ARGV[1])
+  if changes.labels then redis.call('HSET', KEYS[1], 'labels', changes.labels) end
+  if changes.archived then redis.call('HSET', KEYS[1], 'archived', changes.archived) end
+  if changes.read == true then redis.call('HSET', KEYS[1], 'unread', '0') end
+  if changes.read == false then
+    redis.call('HSET', KEYS[1], 'unread', redis.call('HGET', KEYS[1], 'inbound_count') or '0')
+  end
+  appendJournal(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
 end
-appendJournal(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
-return cjson.encode({ thread = hashToTable(KEYS[1]) })
+local thread = hashToTable(KEYS[1])
+-- Its search document numbers are bytes, not text, and no reader of this answer's.
+thread.docs = nil
+return cjson.encode({ thread = thread })
