@@ -20,10 +20,11 @@ export async function contactSheet(rt: Runtime, access: Access, email: string) {
   const [byAddress, byDomain] = replies.splice(-2);
   const threadIds = [...new Set(replies.filter((r): r is string => Boolean(r)).map((r) => r.split(' ')[0]!))];
   const reads = rt.redis.pipeline();
-  for (const id of threadIds) reads.hmget(keys.thread(id), 'id', 'inbox_id', 'subject', 'last_message_at', 'campaign_id');
+  for (const id of threadIds) reads.hmget(keys.thread(id), 'inbox_id', 'subject', 'last_message_at', 'campaign_id');
+  // A thread's hash does not hold its id (actors/records.ts): the id read it.
   const threads = (await execAll<(string | null)[]>(reads))
-    .filter(([id]) => id)
-    .map(([thread_id, inbox_id, subject, last_message_at, campaign_id]) => ({ thread_id: thread_id!, inbox_id: inbox_id!, subject: subject ?? '', last_message_at: last_message_at!, campaign_id: campaign_id || null }))
+    .map(([inbox_id, subject, last_message_at, campaign_id], i) => ({ thread_id: threadIds[i]!, inbox_id, subject: subject ?? '', last_message_at: last_message_at!, campaign_id: campaign_id || null }))
+    .filter((thread): thread is typeof thread & { inbox_id: string } => thread.inbox_id !== null)
     .sort((a, b) => (a.last_message_at < b.last_message_at ? 1 : -1));
   const block = byAddress ?? byDomain;
   const entry = block ? (JSON.parse(block) as { reason: string; created_at: string }) : null;

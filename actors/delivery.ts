@@ -81,7 +81,7 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };
-  const [message] = await withBodies(rt, spaceId, [storedMessage(reply.taken)]);
+  const [message] = await withBodies(rt, spaceId, [storedMessage(head, reply.taken)]);
   return { departure: { message: message!, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
 }
 

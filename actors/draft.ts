@@ -70,11 +70,11 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
         message: keys.message(m.id), thread: keys.thread(m.thread_id), journal: keys.journal,
         journalIndex: keys.journalIndex, blobs: keys.blobs, ...search.keys,
       },
-      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' '), reindex ? '1' : '0', reindex ? search.words : ''],
+      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' '), reindex ? '1' : '0', reindex ? search.words : '', m.id],
       reindex ? search.wordKeys : [],
     );
   });
-  return (await withBodies(rt, access.space.id, [storedMessage(reply.message)]))[0]!;
+  return (await withBodies(rt, access.space.id, [storedMessage(messageId, reply.message)]))[0]!;
 }
 
 export interface Approval {
@@ -116,11 +116,11 @@ export async function approveMessage(rt: Runtime, access: Access, messageId: str
       drafts: keys.drafts, inboxDrafts: keys.inboxDrafts(inbox.id), queue: keys.queue, inboxQueue: keys.inboxQueue(inbox.id), inboxSlots: keys.inboxSlots(inbox.id),
       suppressions: keys.suppressions, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
     },
-    [JSON.stringify(request), ...lineArgs(line), event],
+    [JSON.stringify(request), ...lineArgs(line), event, draft.id],
   );
   if (reply.wake) await wakeInbox(rt, space.id, inbox.id, reply.slot);
   return {
-    message: messageView((await withBodies(rt, space.id, [storedMessage(reply.message)]))[0]!),
+    message: messageView((await withBodies(rt, space.id, [storedMessage(draft.id, reply.message)]))[0]!),
     estimated_send_at: iso(reply.slot),
     inbox: figuresView(rt, space.plan, inbox, reply.inbox),
   };

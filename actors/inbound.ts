@@ -16,7 +16,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, blankThread, keepsMessageField, keepsThreadField, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
+import { blankMessage, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
@@ -99,7 +99,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   const wanted = contact ? subjectKey(mail.subject) : '';
   const reads = rt.redis.pipeline();
   for (const { header, own } of cited) {
-    if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', 'message_id_header', ...ANSWER_FIELDS);
+    if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', ...ANSWER_FIELDS, ...MESSAGE_ID_HEADER_FIELDS);
     // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
     reads.hget(keys.messageIds, `${inboxId} ${header}`);
   }
@@ -108,8 +108,9 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   let at = 0;
   for (const { header, own } of cited) {
     if (own) {
-      const [inbox, thread, stored, ...answer] = hits[at++] as (string | null)[];
-      if (inbox === inboxId && thread && stored === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
+      const [inbox, thread, ...fields] = hits[at++] as (string | null)[];
+      const answer = fields.slice(0, ANSWER_FIELDS.length);
+      if (inbox === inboxId && thread && messageIdHeaderOf(own, fields.slice(ANSWER_FIELDS.length)) === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
     }
     const received = hits[at++] as string | null;
     if (received) return { threadId: received.split(' ')[1]!, answerable: null };
@@ -164,11 +165,13 @@ export async function receiveInbound(
   rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail, admitted: Promise<boolean> = Promise.resolve(true),
 ): Promise<Received | null> {
   const keys = spaceKeys(spaceId);
-  const now = rt.clock.now();
-  const nowIso = iso(now);
   const contact = isAddress(mail.from) ? mail.from : '';
   const [found, admit] = await Promise.all([findThread(rt, spaceId, inbox.id, mail, contact), admitted]);
   if (!admit) return null;
+  // Read with the ids, not before the threading reads: created_at is then the ids' time, which their
+  // hashes leave out (actors/records.ts).
+  const now = rt.clock.now();
+  const nowIso = iso(now);
   const messageId = rt.ids.next('message');
   const threadId = found?.threadId ?? rt.ids.next('thread');
   const replied = found !== null && !mail.automatic;

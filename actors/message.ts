@@ -25,7 +25,7 @@ import { threadView } from './thread.js';
 import { indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
-import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, readThread, readThreadIds, storedPairs, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
+import { campaignRef, inboxView, liveInboxView, readInbox, readMessage, blankMessage, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, outboundMessageIdHeader, readThread, readThreadIds, storedPairs, type StoredInbox, type StoredMessage, type StoredThread } from './records.js';
 import type { InboxView, MessageView, ThreadView } from '../src/records.js';
 
 export function messageView(message: StoredMessage): MessageView {
@@ -220,7 +220,7 @@ function outboundMessage(access: Access, spec: OutboundSpec, at: { messageId: st
     send_after: spec.send_after ? iso(spec.send_after) : '',
     test: spec.test ? '1' : '0',
     key_id: access.key.id,
-    message_id_header: `<${at.messageId}@${inbox.domain}>`,
+    message_id_header: outboundMessageIdHeader(at.messageId, inbox.domain),
     in_reply_to: at.references[at.references.length - 1] ?? '',
     references: JSON.stringify(at.references),
     campaign_id: spec.campaign_id ?? '',
@@ -243,7 +243,7 @@ const SCRIPT_MESSAGE_FIELDS = [
  */
 function pushFields(args: (string | number)[], message: StoredMessage, thread: StoredThread | null, words: string) {
   const countAt = args.push(0) - 1;
-  for (const name of SCRIPT_MESSAGE_FIELDS) if (keepsMessageField(name, message[name])) args.push(name, message[name]);
+  for (const name of SCRIPT_MESSAGE_FIELDS) if (keepsMessageField(message, name, message[name])) args.push(name, message[name]);
   args[countAt] = (args.length - countAt - 1) / 2;
   if (thread) args.push(...storedPairs(thread, keepsThreadField));
   args.push(words);
@@ -308,8 +308,8 @@ async function threadReferences(rt: Runtime, spaceId: string, thread: StoredThre
   const ids = await readThreadIds(rt, spaceId, thread, (pipeline, set) => pipeline.zrange(set, '-20', '-1'), (all) => all.slice(-20));
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
-  for (const id of ids) pipeline.hget(keys.message(id), 'message_id_header');
-  return (await execAll<string | null>(pipeline)).filter((header): header is string => Boolean(header));
+  for (const id of ids) pipeline.hmget(keys.message(id), ...MESSAGE_ID_HEADER_FIELDS);
+  return (await execAll<(string | null)[]>(pipeline)).map((fields, i) => messageIdHeaderOf(ids[i]!, fields)).filter(Boolean);
 }
 
 /** A message the calling key may see; others are `not_found`. */

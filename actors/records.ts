@@ -13,6 +13,7 @@ import { describeSendWindow } from '../src/sending/window.js';
 import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { parisDay } from '../src/texts.js';
 import { blobKey } from '../src/blobs/store.js';
+import { idTime } from '../src/ids.js';
 import type { InboxView, MessageView } from '../src/records.js';
 
 export type MessageStatus = MessageView['status'];
@@ -73,27 +74,59 @@ export interface StoredMessage {
 const messageDefaults = () => ({
   from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
   status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
-  message_id_header: '', in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '', source: '',
+  in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '', source: '',
 }) satisfies Partial<StoredMessage>;
 const MESSAGE_DEFAULTS: Record<string, string> = messageDefaults();
 
+/** The Message-ID header the service gives a message it sends: its id at its inbox's domain. */
+export const outboundMessageIdHeader = (messageId: string, domain: string): string => `<${messageId}@${domain}>`;
+
+/**
+ * What a message field is when its hash leaves it out: besides the defaults, the fields its id and
+ * address imply. The id is never stored (the hash's key names it), nor created_at when it is the id's
+ * time (both are drawn from one clock reading), nor a sent message's Message-ID header when it is
+ * outboundMessageIdHeader of its id and its sender's domain: together 140 bytes of a sent message's hash,
+ * 70 of a received one's (BENCHMARKS.md, "Redis memory per message").
+ */
+function impliedMessageField(message: Pick<StoredMessage, 'id' | 'direction' | 'from'>, name: keyof StoredMessage): string | undefined {
+  if (name === 'created_at') return iso(idTime(message.id));
+  if (name === 'message_id_header') return message.direction === 'outbound' ? outboundMessageIdHeader(message.id, message.from.slice(message.from.lastIndexOf('@') + 1)) : '';
+  return MESSAGE_DEFAULTS[name];
+}
+
+/** The fields a reader of a message's Message-ID header asks its hash for; messageIdHeaderOf reads their answer. */
+export const MESSAGE_ID_HEADER_FIELDS = ['message_id_header', 'direction', 'from'] as const;
+/** A message's Message-ID header from its MESSAGE_ID_HEADER_FIELDS, what the hash holds or, when it leaves it out, implies. */
+export const messageIdHeaderOf = (id: string, [stored, direction, from]: (string | null)[]): string =>
+  stored ?? impliedMessageField({ id, direction: direction as StoredMessage['direction'], from: from ?? '' }, 'message_id_header')!;
+
+/** A message as its hash was read, under the id that keys it: the fields the hash leaves out filled in. */
+function completeMessage(id: string, message: StoredMessage): StoredMessage {
+  message.id = id;
+  message.created_at ??= impliedMessageField(message, 'created_at')!;
+  message.message_id_header ??= impliedMessageField(message, 'message_id_header')!;
+  return message;
+}
+
 /** A new message's hash: every field, its default unless given (one shape for every writer). */
-export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at'> & Partial<StoredMessage>): StoredMessage {
+export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at' | 'message_id_header'> & Partial<StoredMessage>): StoredMessage {
   return Object.assign(messageDefaults(), fields);
 }
 
-/** A message hash as read (HGETALL, or a script's hashToTable): the fields it leaves out filled in. */
-export const storedMessage = (fields: Record<string, string> | Partial<StoredMessage>): StoredMessage => Object.assign(messageDefaults(), fields) as StoredMessage;
+/** A message hash as read (a script's hashToTable), under the id that keys it: the fields it leaves out filled in. */
+export const storedMessage = (id: string, fields: Record<string, string> | Partial<StoredMessage>): StoredMessage =>
+  completeMessage(id, Object.assign(messageDefaults(), fields) as StoredMessage);
 
-/** Whether a message field is worth a place in its hash: a reader gives it its default when absent. */
-export const keepsMessageField = (name: keyof StoredMessage, value: string): boolean => MESSAGE_DEFAULTS[name] !== value;
+/** Whether a message field is worth a place in its hash: a reader gives it what it implies when absent (impliedMessageField). */
+export const keepsMessageField = (message: StoredMessage, name: keyof StoredMessage, value: string): boolean =>
+  name !== 'id' && impliedMessageField(message, name) !== value;
 
-/** The field/value pairs a new hash keeps: the record's fields but those at their default. */
-export function storedPairs<R extends object>(record: R, keeps: (name: keyof R, value: string) => boolean): string[] {
+/** The field/value pairs a new hash keeps: the record's fields but those its reader fills in. */
+export function storedPairs<R extends object>(record: R, keeps: (record: R, name: keyof R, value: string) => boolean): string[] {
   const pairs: string[] = [];
   for (const name in record) {
     const value = record[name] as string | undefined;
-    if (value !== undefined && keeps(name, value)) pairs.push(name, value);
+    if (value !== undefined && keeps(record, name, value)) pairs.push(name, value);
   }
   return pairs;
 }
@@ -104,7 +137,7 @@ export const campaignRef = (message: Pick<StoredMessage, 'campaign_id'>): { camp
 
 /**
  * Every field name of a record type, from an object that must name each of them (a missing or unknown
- * name does not compile), `id` first: what its hash is read by (recordOf).
+ * name does not compile), one its hash always holds first: what its hash is read by (recordOf).
  */
 const fieldNames = <R>(all: Record<keyof R, 0>): readonly (keyof R & string)[] => Object.keys(all) as (keyof R & string)[];
 
@@ -113,8 +146,8 @@ type RedisPipeline = ReturnType<RedisClient['pipeline']>;
 /**
  * Records are read by their field names (HMGET), not HGETALL: ioredis then decodes the values alone, not
  * the names too, and builds no object of its own (its HGETALL reply is filled name by name behind an
- * `in` check): an inbox read 23-25 -> 19 µs of CPU (BENCHMARKS.md, "Sending"). `values` are the HMGET's
- * answer: null when the hash does not exist (no `id`); a field its hash leaves out keeps the default
+ * `in` check): an inbox read 26-28 -> 20-22 µs of CPU (BENCHMARKS.md, "Sending"). `values` are the HMGET's
+ * answer: null when the hash does not exist (no first field); a field its hash leaves out keeps the default
  * `record` holds (absent for a field with none), as the same hash read whole.
  */
 function recordOf<R>(names: readonly string[], values: (string | null)[], record: Record<string, string>): R | null {
@@ -126,9 +159,9 @@ function recordOf<R>(names: readonly string[], values: (string | null)[], record
   return record as R;
 }
 
-const MESSAGE_FIELDS = fieldNames<StoredMessage>({
-  id: 0, thread_id: 0, inbox_id: 0, direction: 0, from: 0, from_name: 0, to: 0, to_name: 0, reply_to: 0, subject: 0, text: 0, html: 0,
-  metadata: 0, auto_reply: 0, status: 0, status_code: 0, revision: 0, created_at: 0, sent_at: 0, received_at: 0, send_after: 0, slot: 0,
+const MESSAGE_FIELDS = fieldNames<Omit<StoredMessage, 'id'>>({
+  status: 0, thread_id: 0, inbox_id: 0, direction: 0, from: 0, from_name: 0, to: 0, to_name: 0, reply_to: 0, subject: 0, text: 0, html: 0,
+  metadata: 0, auto_reply: 0, status_code: 0, revision: 0, created_at: 0, sent_at: 0, received_at: 0, send_after: 0, slot: 0,
   any_time: 0, test: 0, key_id: 0, message_id_header: 0, in_reply_to: 0, references: 0, attempts: 0, campaign_id: 0, auth_results: 0,
   attachments: 0, source: 0, body_blobs: 0,
 });
@@ -136,15 +169,18 @@ const MESSAGE_FIELDS = fieldNames<StoredMessage>({
 /** Queues the read of a message's hash (messageOf reads its answer). */
 export const queueMessage = (pipeline: RedisPipeline, spaceId: string, messageId: string): void =>
   queueFlat(pipeline, 'hmget', [spaceKeys(spaceId).message(messageId), ...MESSAGE_FIELDS]);
-/** A message as queueMessage read it, the fields its hash leaves out filled in; null when there is none. */
-export const messageOf = (values: (string | null)[]): StoredMessage | null => recordOf(MESSAGE_FIELDS, values, messageDefaults());
+/** The message of this id as queueMessage read it, the fields its hash leaves out filled in; null when there is none. */
+export function messageOf(values: (string | null)[], id: string): StoredMessage | null {
+  const message = recordOf<StoredMessage>(MESSAGE_FIELDS, values, messageDefaults());
+  return message && completeMessage(id, message);
+}
 
 /** The messages of these ids that exist, in order, their bodies from the blob store put back (withBodies): one round trip to Redis. */
 export async function readMessages(rt: Runtime, spaceId: string, ids: readonly string[]): Promise<StoredMessage[]> {
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) queueMessage(pipeline, spaceId, id);
-  const messages = (await execAll<(string | null)[]>(pipeline)).map(messageOf).filter((message): message is StoredMessage => message !== null);
+  const messages = (await execAll<(string | null)[]>(pipeline)).map((values, i) => messageOf(values, ids[i]!)).filter((message): message is StoredMessage => message !== null);
   return withBodies(rt, spaceId, messages);
 }
 
@@ -186,22 +222,36 @@ export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subj
   return Object.assign(threadDefaults(), { message_count: '0', last_message_at: fields.created_at }, fields);
 }
 
-/** A thread hash as read: the fields it leaves out filled in. */
-export const storedThread = (fields: Record<string, string> | Partial<StoredThread>): StoredThread => Object.assign(threadDefaults(), fields) as StoredThread;
+/**
+ * A thread as its hash was read, under the id that keys it: as a message's, its id is never stored,
+ * nor created_at when it is the id's time (impliedMessageField).
+ */
+function completeThread(id: string, thread: StoredThread): StoredThread {
+  thread.id = id;
+  thread.created_at ??= iso(idTime(id));
+  return thread;
+}
 
-const THREAD_FIELDS = fieldNames<StoredThread>({
-  id: 0, inbox_id: 0, subject: 0, contact: 0, contact_name: 0, labels: 0, archived: 0, unread: 0, message_count: 0, last_message_at: 0,
+/** A thread hash as read (a script's hashToTable), under the id that keys it: the fields it leaves out filled in. */
+export const storedThread = (id: string, fields: Record<string, string> | Partial<StoredThread>): StoredThread =>
+  completeThread(id, Object.assign(threadDefaults(), fields) as StoredThread);
+
+const THREAD_FIELDS = fieldNames<Omit<StoredThread, 'id'>>({
+  inbox_id: 0, subject: 0, contact: 0, contact_name: 0, labels: 0, archived: 0, unread: 0, message_count: 0, last_message_at: 0,
   last_direction: 0, campaign_id: 0, created_at: 0, correspondent_wrote: 0, inbound_count: 0, loop_window: 0, msgs: 0,
 });
 
 /** Queues the read of a thread's hash (threadOf reads its answer). */
 export const queueThread = (pipeline: RedisPipeline, spaceId: string, threadId: string): void =>
   queueFlat(pipeline, 'hmget', [spaceKeys(spaceId).thread(threadId), ...THREAD_FIELDS]);
-/** A thread as queueThread read it, the fields its hash leaves out filled in; null when there is none. */
-export const threadOf = (values: (string | null)[]): StoredThread | null => recordOf(THREAD_FIELDS, values, threadDefaults());
+/** The thread of this id as queueThread read it, the fields its hash leaves out filled in; null when there is none. */
+export function threadOf(values: (string | null)[], id: string): StoredThread | null {
+  const thread = recordOf<StoredThread>(THREAD_FIELDS, values, threadDefaults());
+  return thread && completeThread(id, thread);
+}
 
 export async function readThread(rt: Runtime, spaceId: string, threadId: string): Promise<StoredThread | null> {
-  return threadOf(await rt.redis.hmget(spaceKeys(spaceId).thread(threadId), ...THREAD_FIELDS));
+  return threadOf(await rt.redis.hmget(spaceKeys(spaceId).thread(threadId), ...THREAD_FIELDS), threadId);
 }
 
 /**
@@ -234,10 +284,12 @@ export async function readThreadIds(
   return typeof thread === 'string' ? threadIdsIn(replies[0] as string | null, replies[1] as string[], range) : (replies[0] as string[]);
 }
 
-export const keepsThreadField = (name: keyof StoredThread, value: string): boolean => THREAD_DEFAULTS[name] !== value;
+/** Whether a thread field is worth a place in its hash: a reader fills in its default, its id and its creation at the id's time. */
+export const keepsThreadField = (thread: StoredThread, name: keyof StoredThread, value: string): boolean =>
+  name !== 'id' && (name === 'created_at' ? iso(idTime(thread.id)) : THREAD_DEFAULTS[name]) !== value;
 
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
-  const message = messageOf(await rt.redis.hmget(spaceKeys(spaceId).message(messageId), ...MESSAGE_FIELDS));
+  const message = messageOf(await rt.redis.hmget(spaceKeys(spaceId).message(messageId), ...MESSAGE_FIELDS), messageId);
   return message ? (await withBodies(rt, spaceId, [message]))[0]! : null;
 }
 

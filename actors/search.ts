@@ -208,7 +208,7 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
       reads.hgetBuffer(keys.thread(id), 'docs');
     }
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[]), docs: new Numbers((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[], id), docs: new Numbers((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;

@@ -99,7 +99,7 @@ export async function listThreads(rt: Runtime, access: Access, filter: ThreadFil
     if (!entries.length) return { threads, next: null };
     const pipeline = rt.redis.pipeline();
     for (const [id] of entries) queueThread(pipeline, access.space.id, id);
-    const rows = (await execAll<(string | null)[]>(pipeline)).map(threadOf);
+    const rows = (await execAll<(string | null)[]>(pipeline)).map((values, i) => threadOf(values, entries[i]![0]));
     for (let i = 0; i < entries.length; i++) {
       const [id, score] = entries[i]!;
       const thread = rows[i]!;
@@ -158,5 +158,5 @@ export async function classifyThread(rt: Runtime, access: Access, threadId: stri
       ...lineArgs(line),
     ],
   );
-  return storedThread(reply.thread);
+  return storedThread(threadId, reply.thread);
 }

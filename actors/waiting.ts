@@ -63,10 +63,10 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
         thread: keys.thread(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
       },
       // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
-      [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000],
+      [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000, m.id],
     );
   });
-  return (await withBodies(rt, spaceId, [storedMessage(reply.message)]))[0]!;
+  return (await withBodies(rt, spaceId, [storedMessage(message.id, reply.message)]))[0]!;
 }
 
 /**

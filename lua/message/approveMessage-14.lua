@@ -24,6 +24,7 @@
   ARGV[3] journal line JSON (draft.approved)
   ARGV[4] journal refs JSON array
   ARGV[5] packed event (actors/events.ts prepareEvent) (mail.message.queued)
+  ARGV[6] the message id (its hash does not hold it)
   Returns {"slot": <ms>, "wake": bool, "message": {...fields}, "inbox": {drafts, queued, next}}
     | {"error": not_found | not_draft | revision_mismatch {revision} | inbox_suspended {reason}
       | domain_not_verified | domain_suspended | payment_required | recipient_suppressed {reason}
@@ -49,9 +50,9 @@ end
 local message = hashToTable(KEYS[4])
 -- Run again for the same call: the draft is queued; answered from it, as the first run answered.
 if replayedLine(KEYS[13], ARGV[2]) then
-  return answer(tonumber(message.slot), redis.call('ZRANGE', KEYS[9], '0', '0')[1] == message.id)
+  return answer(tonumber(message.slot), redis.call('ZRANGE', KEYS[9], '0', '0')[1] == ARGV[6])
 end
-if not message.id then return refuse('not_found') end
+if not message.status then return refuse('not_found') end
 if message.status ~= 'draft' then return refuse('not_draft') end
 if message.revision ~= req.revision then return refuse('revision_mismatch', { revision = message.revision }) end
 
@@ -64,7 +65,7 @@ local answering = redis.call('HGET', KEYS[5], 'correspondent_wrote') == '1'
 local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms)
 if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 
-local id = message.id
+local id = ARGV[6]
 local lists = { drafts = KEYS[6], inboxDrafts = KEYS[7], queue = KEYS[8], inboxQueue = KEYS[9], slots = KEYS[10], inbox = KEYS[2] }
 leaveWaiting(lists, id, 'draft', '')
 local wake = enterQueue(lists, id, slot, day)

@@ -24,6 +24,7 @@
   ARGV[4] journal line JSON (message.cancelled)
   ARGV[5] journal refs JSON array
   ARGV[6] spacing (ms, without jitter): the least any two departures of the inbox are apart
+  ARGV[7] the message id (its hash does not hold it)
   Returns {"message": {...the message's fields, status cancelled}} | {"stale": true}
     | {"error": not_found | not_cancellable}.
   Events: none (no event type tells a cancellation); journal line message.cancelled.
@@ -38,12 +39,12 @@
 --- @include "keepLoopWindow"
 if replayedLine(KEYS[10], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
-if not message.id then return refuse('not_found') end
+if not message.status then return refuse('not_found') end
 if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end
 -- A field at its default may be absent (actors/records.ts): no slot reads as ''.
 if (message.slot or '') ~= ARGV[1] then return cjson.encode({ stale = true }) end
 
-local id = message.id
+local id = ARGV[7]
 local lists = { drafts = KEYS[3], inboxDrafts = KEYS[4], queue = KEYS[5], inboxQueue = KEYS[6], slots = KEYS[7], inbox = KEYS[2] }
 leaveWaiting(lists, id, message.status, (message.attempts or '0') == '0' and ARGV[2] or '')
 if message.status == 'queued' then releaseLast(KEYS[7], KEYS[6], tonumber(message.slot), tonumber(ARGV[6])) end

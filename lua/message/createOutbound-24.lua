@@ -105,12 +105,12 @@ if seen then return seen end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
-local thread = first and {} or redis.call('HMGET', KEYS[13], 'id', 'inbox_id', 'correspondent_wrote', 'loop_window')
-local answering = thread[3] == '1'
-local loopEntries = first and {} or loopWindow(thread[4], now - tonumber(ARGV[22]), nil)
+local thread = first and {} or redis.call('HMGET', KEYS[13], 'inbox_id', 'correspondent_wrote', 'loop_window')
+local answering = thread[2] == '1'
+local loopEntries = first and {} or loopWindow(thread[3], now - tonumber(ARGV[22]), nil)
 -- The first refusal in this order wins; a check reads nothing once an earlier one refused.
 local refusal = senderRefusal(inbox, KEYS[3])
-  or (not first and (not thread[1] or thread[2] ~= inbox.id) and refuse('not_found'))
+  or (not first and thread[1] ~= inbox.id and refuse('not_found'))
   or (inbox.shared == '1' and thirdParty and not answering and refuse('own_domain_required'))
   or (thirdParty and not draft and planRefusal(KEYS[1]))
   or (not test and suppressionRefusal(KEYS[16], to, ARGV[10]))

@@ -23,6 +23,7 @@
   ARGV[6] SHA-256 of the new files, already in the blob store, space-separated ('' none)
   ARGV[7] index again (1|0): the subject or the text changes
   ARGV[8] the corrected draft's search words, space-separated (src/mail/words.ts)
+  ARGV[9] the message id (its hash does not hold it)
   Returns {"message": {...the draft's fields}} | {"stale": true} | {"error": not_found | not_draft}.
   Events: none; journal line draft.updated.
 ]]
@@ -33,7 +34,7 @@
 --- @include "indexMessage"
 if replayedLine(KEYS[3], ARGV[3]) then return cjson.encode({ message = hashToTable(KEYS[1]) }) end
 local message = hashToTable(KEYS[1])
-if not message.id then return refuse('not_found') end
+if not message.status then return refuse('not_found') end
 if message.status ~= 'draft' then return refuse('not_draft') end
 if message.revision ~= ARGV[1] then return cjson.encode({ stale = true }) end
 
@@ -43,7 +44,7 @@ if changes.subject and redis.call('HGET', KEYS[2], 'message_count') == '1' then 
 redis.call('HINCRBY', KEYS[1], 'revision', 1)
 for sha in string.gmatch(ARGV[6], '%S+') do redis.call('SADD', KEYS[5], sha) end
 if ARGV[7] == '1' then
-  indexMessage({ docs = KEYS[6], words = KEYS[7], inbox = KEYS[8], thread = KEYS[2] }, message.id, message.thread_id, ARGV[8], 9)
+  indexMessage({ docs = KEYS[6], words = KEYS[7], inbox = KEYS[8], thread = KEYS[2] }, ARGV[9], message.thread_id, ARGV[8], 9)
 end
 appendJournal(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
 return cjson.encode({ message = hashToTable(KEYS[1]) })

@@ -14,7 +14,7 @@ import type { ContactState } from '../../actors/campaign.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { threadIdsIn } from '../../actors/records.js';
+import { readMessage, threadIdsIn } from '../../actors/records.js';
 import { afterWorkingDays } from '../../src/sending/window.js';
 import { warmup } from '../../src/sending/warmup.js';
 import { deliverDue } from '../../src/workers/send.js';
@@ -68,7 +68,7 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
       const state = await stateOf(email);
       if (!state.m || !(await sentAt(state.m))) continue;
       pendingEvents.delete(email);
-      const header = (await svc.rt.redis.hget(keys.message(state.m), 'message_id_header'))!;
+      const header = (await readMessage(svc.rt, s.spaceId, state.m))!.message_id_header;
       if (email === leaver) await unsubscribeRecipient(svc.rt, s.spaceId, state.m, email);
       else {
         const automatic = email === autoReplier;

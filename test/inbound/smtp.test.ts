@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { storedThread } from '../../actors/records.js';
+import { readMessage, readThread } from '../../actors/records.js';
 import { rawSession, startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
@@ -11,10 +11,12 @@ import { startService } from '../helpers/service.js';
 const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SMTP_MAX_BYTES: String(64 * 1024) } });
 const inbound = await startInbound(svc);
 
-/** The thread hash as its readers see it (the fields it leaves out at their default). */
+/** The thread hash as its readers see it (the fields it leaves out filled in). */
 async function threadOf(spaceId: string, threadId: string) {
-  return storedThread(await svc.rt.redis.hgetall(spaceKeys(spaceId).thread(threadId)));
+  return (await readThread(svc.rt, spaceId, threadId))!;
 }
+/** A message's Message-ID header as its readers see it (a sent message's hash leaves it out). */
+const messageIdHeader = async (spaceId: string, messageId: string) => (await readMessage(svc.rt, spaceId, messageId))!.message_id_header;
 
 t.test('a reply to an outgoing message lands in its thread, sets correspondent_wrote and emits mail.thread.replied', async (t) => {
   const s = await sender(svc);
@@ -22,7 +24,7 @@ t.test('a reply to an outgoing message lands in its thread, sets correspondent_w
   const sent = await send(svc, s, { to, subject: 'Proposition', metadata: { crm: 42 } });
   t.equal(sent.status, 200);
   const { message, thread } = sent.body;
-  const header = await svc.rt.redis.hget(spaceKeys(s.spaceId).message(message.id), 'message_id_header');
+  const header = await messageIdHeader(s.spaceId, message.id);
   t.match(await svc.rt.redis.hget(spaceKeys(s.spaceId).thread(thread.id), 'loop_window'), new RegExp(`^\\d+ ${message.id}$`), 'the send is in the loop guard window');
   await inbound.send({
     from: { name: 'Marie Client', address: to },
@@ -212,7 +214,7 @@ t.test('an out-of-office is marked auto_reply and does not set correspondent_wro
   const s = await sender(svc);
   const to = recipient();
   const sent = await send(svc, s, { to, subject: 'Rendez-vous' });
-  const header = await svc.rt.redis.hget(spaceKeys(s.spaceId).message(sent.body.message.id), 'message_id_header');
+  const header = await messageIdHeader(s.spaceId, sent.body.message.id);
   await inbound.send({
     from: to,
     to: s.address,

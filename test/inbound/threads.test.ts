@@ -2,6 +2,8 @@
 import t from 'tap';
 import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
 import { spaceKeys } from '../../src/redis/keys.js';
+import { iso } from '../../src/clock.js';
+import { idTime } from '../../src/ids.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
@@ -53,11 +55,20 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
     const stored = await svc.rt.redis.hgetall(key);
     const defaults = Object.entries(stored).filter(([field, value]) => value === '' || value === '[]' || (value === '0' && field !== 'message_count'));
     t.same(defaults, [], `the ${kind} stores no default`);
+    // Nor what its key and its id imply: the id, its creation at the id's time, a sent message's Message-ID.
+    const id = key.slice(-24);
+    t.notOk('id' in stored, `the ${kind} does not store its id`);
+    t.not(stored.created_at, iso(idTime(id)), `the ${kind} stores its creation only when it is not its id's time`);
+    if (kind === 'sent message') t.notOk('message_id_header' in stored, 'the sent message does not store its own Message-ID');
   }
+  const createdAt = async (key: string) => (await svc.rt.redis.hget(key, 'created_at')) ?? iso(idTime(key.slice(-24)));
   const read = await svc.call(own.apiKey, 'get_message', { message_id: received.message_id });
   t.match(read.body, { reply_to: null, html: null, metadata: null, sent_at: null, status_code: null, attachments: [], auto_reply: false });
+  t.match(read.body, { id: received.message_id, created_at: await createdAt(keys.message(received.message_id)) });
+  const sentRead = await svc.call(own.apiKey, 'get_message', { message_id: sent.body.message.id });
+  t.match(sentRead.body, { id: sent.body.message.id, created_at: await createdAt(keys.message(sent.body.message.id)), headers: { message_id: `<${sent.body.message.id}@${own.domain}>` } });
   const thread = await svc.call(own.apiKey, 'get_thread', { thread_id: received.thread_id });
-  t.match(thread.body.thread, { labels: [], archived: false, unread: true, campaign_id: null });
+  t.match(thread.body.thread, { id: received.thread_id, labels: [], archived: false, unread: true, campaign_id: null, created_at: await createdAt(keys.thread(received.thread_id)) });
 });
 
 t.test('a thread of up to 8 messages keeps their ids in its hash; the 9th moves them all to its sorted set, in order', async (t) => {
