@@ -30,7 +30,7 @@ import { spaceKeys } from '../dist/src/redis/keys.js';
 import { callTool } from '../dist/src/tools/dispatch.js';
 import { composeMessage } from '../dist/src/delivery/mime.js';
 import { outgoing } from '../dist/src/workers/send.js';
-import { readInbox } from '../dist/actors/records.js';
+import { readInbox, readMessage } from '../dist/actors/records.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox } from '../dist/actors/inbox.js';
 import { freePort } from './lib.mjs';
@@ -252,7 +252,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const queued = await queueMany(MESSAGES);
   // The floor's input: the worker's own OutgoingMail of each message, built before any is sent.
   const mails = await Promise.all(queued.map(async ({ id, spaceId }) => {
-    const message = await rt.redis.hgetall(spaceKeys(spaceId).message(id));
+    const message = await readMessage(rt, spaceId, id);
     return outgoing(rt, spaceId, { message, inbox: await readInbox(rt, spaceId, message.inbox_id), attempt: 1 });
   }));
   const mailsFile = join(run, 'mails.json');
