@@ -7,6 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { deadAddress } from './dead-addresses.js';
+import { queueThread, threadOf, type StoredThread } from './records.js';
 import type { Access } from './space.js';
 
 export async function contactSheet(rt: Runtime, access: Access, email: string) {
@@ -20,11 +21,11 @@ export async function contactSheet(rt: Runtime, access: Access, email: string) {
   const [byAddress, byDomain] = replies.splice(-2);
   const threadIds = [...new Set(replies.filter((r): r is string => Boolean(r)).map((r) => r.split(' ')[0]!))];
   const reads = rt.redis.pipeline();
-  for (const id of threadIds) reads.hmget(keys.thread(id), 'inbox_id', 'subject', 'last_message_at', 'campaign_id');
-  // A thread's hash does not hold its id (actors/records.ts): the id read it.
+  for (const id of threadIds) queueThread(reads, access.space.id, id);
   const threads = (await execAll<(string | null)[]>(reads))
-    .map(([inbox_id, subject, last_message_at, campaign_id], i) => ({ thread_id: threadIds[i]!, inbox_id, subject: subject ?? '', last_message_at: last_message_at!, campaign_id: campaign_id || null }))
-    .filter((thread): thread is typeof thread & { inbox_id: string } => thread.inbox_id !== null)
+    .map((values, i) => threadOf(values, threadIds[i]!))
+    .filter((thread): thread is StoredThread => thread !== null)
+    .map((thread) => ({ thread_id: thread.id, inbox_id: thread.inbox_id, subject: thread.subject, last_message_at: thread.last_message_at, campaign_id: thread.campaign_id || null }))
     .sort((a, b) => (a.last_message_at < b.last_message_at ? 1 : -1));
   const block = byAddress ?? byDomain;
   const entry = block ? (JSON.parse(block) as { reason: string; created_at: string }) : null;

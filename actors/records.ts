@@ -224,11 +224,13 @@ export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subj
 
 /**
  * A thread as its hash was read, under the id that keys it: as a message's, its id is never stored,
- * nor created_at when it is the id's time (impliedMessageField).
+ * nor created_at when it is the id's time (impliedMessageField), nor last_message_at while it is the
+ * creation (a thread of one message).
  */
 function completeThread(id: string, thread: StoredThread): StoredThread {
   thread.id = id;
   thread.created_at ??= iso(idTime(id));
+  thread.last_message_at ??= thread.created_at;
   return thread;
 }
 
@@ -284,9 +286,13 @@ export async function readThreadIds(
   return typeof thread === 'string' ? threadIdsIn(replies[0] as string | null, replies[1] as string[], range) : (replies[0] as string[]);
 }
 
-/** Whether a thread field is worth a place in its hash: a reader fills in its default, its id and its creation at the id's time. */
-export const keepsThreadField = (thread: StoredThread, name: keyof StoredThread, value: string): boolean =>
-  name !== 'id' && (name === 'created_at' ? iso(idTime(thread.id)) : THREAD_DEFAULTS[name]) !== value;
+/** Whether a thread field is worth a place in its hash: a reader fills in its default and what completeThread implies. */
+export function keepsThreadField(thread: StoredThread, name: keyof StoredThread, value: string): boolean {
+  if (name === 'id') return false;
+  if (name === 'created_at') return value !== iso(idTime(thread.id));
+  if (name === 'last_message_at') return value !== thread.created_at;
+  return THREAD_DEFAULTS[name] !== value;
+}
 
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
   const message = messageOf(await rt.redis.hmget(spaceKeys(spaceId).message(messageId), ...MESSAGE_FIELDS), messageId);

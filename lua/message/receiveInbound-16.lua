@@ -64,7 +64,8 @@ if dedupe ~= '' then
 end
 
 local threadEnd = 14 + 2 * tonumber(ARGV[14])
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('HSET', KEYS[3], unpack(ARGV, 15, threadEnd)) end
+local newThread = redis.call('EXISTS', KEYS[3]) == 0
+if newThread then redis.call('HSET', KEYS[3], unpack(ARGV, 15, threadEnd)) end
 redis.call('HSET', KEYS[2], unpack(ARGV, threadEnd + 1, #ARGV - 1))
 for blob in string.gmatch(ARGV[13], '%S+') do
   local attachmentId, sha = string.match(blob, '^([^:]+):(.+)$')
@@ -80,7 +81,9 @@ if not automatic then
   wrote = { 'correspondent_wrote', '1' }
   keepLoopWindow(KEYS[3], {})
 end
-redis.call('HSET', KEYS[3], 'last_message_at', nowIso, 'last_direction', 'inbound', unpack(wrote))
+-- A new thread's last activity is its creation, which its hash leaves out (actors/records.ts).
+if not newThread then wrote[#wrote + 1] = 'last_message_at'; wrote[#wrote + 1] = nowIso end
+redis.call('HSET', KEYS[3], 'last_direction', 'inbound', unpack(wrote))
 redis.call('HDEL', KEYS[3], 'archived')
 fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)

@@ -60,6 +60,7 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
     t.notOk('id' in stored, `the ${kind} does not store its id`);
     t.not(stored.created_at, iso(idTime(id)), `the ${kind} stores its creation only when it is not its id's time`);
     if (kind === 'sent message') t.notOk('message_id_header' in stored, 'the sent message does not store its own Message-ID');
+    if (kind === 'new thread') t.notOk('last_message_at' in stored, 'a thread of one message does not store its last activity, its creation');
   }
   const createdAt = async (key: string) => (await svc.rt.redis.hget(key, 'created_at')) ?? iso(idTime(key.slice(-24)));
   const read = await svc.call(own.apiKey, 'get_message', { message_id: received.message_id });
@@ -69,6 +70,7 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
   t.match(sentRead.body, { id: sent.body.message.id, created_at: await createdAt(keys.message(sent.body.message.id)), headers: { message_id: `<${sent.body.message.id}@${own.domain}>` } });
   const thread = await svc.call(own.apiKey, 'get_thread', { thread_id: received.thread_id });
   t.match(thread.body.thread, { id: received.thread_id, labels: [], archived: false, unread: true, campaign_id: null, created_at: await createdAt(keys.thread(received.thread_id)) });
+  t.equal(thread.body.thread.last_message_at, thread.body.thread.created_at);
 });
 
 t.test('a thread of up to 8 messages keeps their ids in its hash; the 9th moves them all to its sorted set, in order', async (t) => {
