@@ -63,7 +63,7 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
     const reindex = changed.subject !== undefined || changed.text !== undefined;
     // A new subject alone indexes the draft's text too, read back from the blob store when it lives there.
     const indexedText = changed.text ?? (reindex ? (await withBodies(rt, access.space.id, [textOnly(m.text, m.body_blobs)]))[0]!.text : '');
-    const search = indexing(access.space.id, m.inbox_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: indexedText });
+    const search = indexing(access.space.id, m.inbox_id, m.thread_id, { subject: changed.subject ?? m.subject, address: m.to, name: m.to_name, text: indexedText });
     return rt.scripts.run(
       'message/updateDraft',
       {

@@ -195,7 +195,7 @@ export async function receiveInbound(
     metadata: answered?.metadata ?? null,
   }, { message_id: messageId, kind: 'inbound' });
   const threadPairs = storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField);
-  const search = indexing(spaceId, inbox.id, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
+  const search = indexing(spaceId, inbox.id, threadId, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
   const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
     'message/receiveInbound',
     {

@@ -159,7 +159,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
   const plan = departurePlan(rt, space.plan, inbox, earliest, mode === 'reply');
   // Without an idempotency key the script never reads this key: no hash to compute.
   const idemKey = keys.idempotency(spec.idempotency_key ? sha256Hex(spec.idempotency_key) : '-');
-  const search = indexing(space.id, inbox.id, { subject: spec.subject, address: spec.to, name: spec.to_name ?? '', text: spec.text });
+  const search = indexing(space.id, inbox.id, threadId, { subject: spec.subject, address: spec.to, name: spec.to_name ?? '', text: spec.text });
   const reply = await rt.scripts.run<OutboundReply>(
     'message/createOutbound',
     {

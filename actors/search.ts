@@ -18,11 +18,11 @@ import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mai
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './records.js';
 
 /** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
-export function indexing(spaceId: string, inboxId: string, message: Indexed) {
+export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
   const keys = spaceKeys(spaceId);
   const words = messageWords(message);
   return {
-    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId) },
+    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
     words: words.join(' '),
     wordKeys: words.map(keys.searchWord),
   };
@@ -48,7 +48,7 @@ export const MESSAGE_IDS_MAX = 50;
  */
 const OLDER_CHECKS_MAX = 64;
 
-/** Document numbers, ascending, as stored: a thread's (the `docs` field of its hash, always read whole). */
+/** Document numbers, ascending, as stored: a thread's (the `docs` field of its hash, or past 8 its own posting; always read whole). */
 class Numbers {
   readonly length: number;
   constructor(private readonly bytes: Buffer) {
@@ -205,10 +205,13 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
     const reads = rt.redis.pipeline();
     for (const id of fresh) {
       queueThread(reads, spaceId, id);
-      reads.hgetBuffer(keys.thread(id), 'docs');
+      reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
     }
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, { thread: threadOf(replies[2 * i] as (string | null)[], id), docs: new Numbers((replies[2 * i + 1] as Buffer | null) ?? Buffer.alloc(0)) }]));
+    const threads = new Map(fresh.map((id, i) => [id, {
+      thread: threadOf(replies[3 * i] as (string | null)[], id),
+      docs: new Numbers((replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0)),
+    }]));
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;

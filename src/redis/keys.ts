@@ -53,9 +53,10 @@ function keysOf(spaceId: string) {
     /** hash: a message's fields (actors/message.ts); the body lives here too. */
     message: (messageId: string) => `${tag}:msg:${messageId}`,
     /**
-     * hash: a thread's fields, its loop guard window included (`loop_window`), and `docs`: its messages'
-     * search document numbers (3 bytes each, as a word's posting; a thread is shown once, where its
-     * newest match is), bytes that readers of the fields leave out (lua/includes/indexMessage.lua).
+     * hash: a thread's fields, its loop guard window included (`loop_window`), and `docs`: its first 8
+     * messages' search document numbers (3 bytes each, as a word's posting; a thread is shown once, where
+     * its newest match is; past 8 they move to searchThread), bytes that readers of the fields leave out
+     * (lua/includes/indexMessage.lua).
      */
     thread: (threadId: string) => `${tag}:thr:${threadId}`,
     /** sorted set (score 0, lex): a thread's message ids, in time order. */
@@ -169,6 +170,8 @@ function keysOf(spaceId: string) {
     searchWord: (word: string) => `${tag}:s:w:${word}`,
     /** string: the same for the messages of an inbox (a restricted key searches only its inboxes). */
     searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
+    /** string: the same for a thread's messages past the first 8, which its hash's `docs` holds (lua/includes/indexMessage.lua). */
+    searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
     /** hash: the space's contacts (decisions.md 11), address -> JSON {name?, fields?}: kept while any audience or campaign names them. */
     contacts: `${tag}:contacts`,
     /** sorted set (score 0, lex): the space's audience ids. */

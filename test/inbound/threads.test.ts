@@ -73,25 +73,31 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
   t.equal(thread.body.thread.last_message_at, thread.body.thread.created_at);
 });
 
-t.test('a thread of up to 8 messages keeps their ids in its hash; the 9th moves them all to its sorted set, in order', async (t) => {
+t.test('a thread of up to 8 messages keeps their ids and search numbers in its hash; the 9th moves them all to its own keys, in order', async (t) => {
   const own = await sender(svc);
   const keys = spaceKeys(own.spaceId);
   const ownInbox = { id: own.inboxId, address: own.address };
   const contact = recipient('huit');
   const ids: string[] = [];
   for (let i = 0; i < 9; i++) {
-    ids.push((await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Huit messages', `${i}`))).message_id);
+    ids.push((await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Huit messages', `bordereau ${i}`))).message_id);
     if (i === 7) {
       const threadId = (await svc.call(own.apiKey, 'list_threads', { contact })).body.items[0].id;
       t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'msgs'), ids.join(' '), 'eight ids in the hash');
       t.equal(await svc.rt.redis.exists(keys.threadMessages(threadId)), 0, 'no sorted set yet');
+      t.equal((await svc.rt.redis.hgetBuffer(keys.thread(threadId), 'docs'))!.length, 8 * 3, 'eight search numbers in the hash');
+      t.equal(await svc.rt.redis.exists(keys.searchThread(threadId)), 0, 'no posting of its own yet');
     }
   }
   const threadId = (await svc.call(own.apiKey, 'list_threads', { contact })).body.items[0].id;
   t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'msgs'), null, 'the field gone');
   t.same(await svc.rt.redis.zrange(keys.threadMessages(threadId), '0', '-1'), ids, 'all nine in the set, oldest first');
+  t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'docs'), null, 'the search numbers gone from the hash');
+  t.equal((await svc.rt.redis.getBuffer(keys.searchThread(threadId)))!.length, 9 * 3, 'all nine in its posting');
   const read = await svc.call(own.apiKey, 'get_thread', { thread_id: threadId });
   t.same(read.body.messages.map((m: { id: string }) => m.id), ids);
+  const found = await svc.call(own.apiKey, 'search_threads', { query: 'bordereau' });
+  t.same(found.body.items.map((hit: { message_ids: string[] }) => hit.message_ids), [[...ids].reverse()], 'search reads the numbers where they are');
 });
 
 t.test('a thread whose ids are in its sorted set (stored before the field) keeps filing there', async (t) => {
