@@ -223,14 +223,21 @@ export function blankThread(fields: Pick<StoredThread, 'id' | 'inbox_id' | 'subj
 }
 
 /**
- * A thread as its hash was read, under the id that keys it: as a message's, its id is never stored,
- * nor created_at when it is the id's time (impliedMessageField), nor last_message_at while it is the
- * creation (a thread of one message).
+ * What a thread field is when its hash leaves it out: besides the defaults, as a message's
+ * (impliedMessageField), its id (never stored), created_at when it is the id's time, and
+ * last_message_at while it is the creation (a thread of one message).
  */
+function impliedThreadField(thread: Pick<StoredThread, 'id' | 'created_at'>, name: keyof StoredThread): string | undefined {
+  if (name === 'created_at') return iso(idTime(thread.id));
+  if (name === 'last_message_at') return thread.created_at;
+  return THREAD_DEFAULTS[name];
+}
+
+/** A thread as its hash was read, under the id that keys it: the fields the hash leaves out filled in. */
 function completeThread(id: string, thread: StoredThread): StoredThread {
   thread.id = id;
-  thread.created_at ??= iso(idTime(id));
-  thread.last_message_at ??= thread.created_at;
+  thread.created_at ??= impliedThreadField(thread, 'created_at')!;
+  thread.last_message_at ??= impliedThreadField(thread, 'last_message_at')!;
   return thread;
 }
 
@@ -286,17 +293,12 @@ export async function readThreadIds(
   return typeof thread === 'string' ? threadIdsIn(replies[0] as string | null, replies[1] as string[], range) : (replies[0] as string[]);
 }
 
-/** Whether a thread field is worth a place in its hash: a reader fills in its default and what completeThread implies. */
-export function keepsThreadField(thread: StoredThread, name: keyof StoredThread, value: string): boolean {
-  if (name === 'id') return false;
-  if (name === 'created_at') return value !== iso(idTime(thread.id));
-  if (name === 'last_message_at') return value !== thread.created_at;
-  return THREAD_DEFAULTS[name] !== value;
-}
+/** Whether a thread field is worth a place in its hash: a reader gives it what it implies when absent (impliedThreadField). */
+export const keepsThreadField = (thread: StoredThread, name: keyof StoredThread, value: string): boolean =>
+  name !== 'id' && impliedThreadField(thread, name) !== value;
 
 export async function readMessage(rt: Runtime, spaceId: string, messageId: string): Promise<StoredMessage | null> {
-  const message = messageOf(await rt.redis.hmget(spaceKeys(spaceId).message(messageId), ...MESSAGE_FIELDS), messageId);
-  return message ? (await withBodies(rt, spaceId, [message]))[0]! : null;
+  return (await readMessages(rt, spaceId, [messageId]))[0] ?? null;
 }
 
 /** A message's text alone, with its place in the blob store when it lives there: what snippets, events and the index read (never the HTML). */

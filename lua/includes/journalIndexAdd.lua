@@ -5,7 +5,7 @@
 -- largest body its bound.
 --- @include "journalBucketOf"
 local function journalIndexAdd(indexKey, prefix, body)
-  local k, n, value, headLength = journalBucketOf(indexKey, prefix, body)
+  local k, n, field, value, headLength = journalBucketOf(indexKey, prefix, body)
   if not k then
     redis.call('HSET', indexKey, prefix, '0|' .. body)
     return
@@ -17,6 +17,6 @@ local function journalIndexAdd(indexKey, prefix, body)
     local bound = string.sub(value, -20)
     redis.call('HSET', indexKey, prefix .. '#' .. k, bound .. string.sub(value, headLength + 1), prefix, k .. '|' .. bound)
   else
-    redis.call('HSET', indexKey, k > n and prefix or prefix .. '#' .. k, value)
+    redis.call('HSET', indexKey, field, value)
   end
 end

@@ -2,15 +2,15 @@
 -- header, so bounds, and the search for later bodies, do not move; an emptied list of one open bucket goes.
 --- @include "journalBucketOf"
 local function journalIndexDrop(indexKey, prefix, body)
-  local k, n, value, headLength = journalBucketOf(indexKey, prefix, body)
+  local k, n, field, value, headLength = journalBucketOf(indexKey, prefix, body)
   if not k then return end
   for at = headLength + 1, #value - 19, 20 do
     if string.sub(value, at, at + 19) == body then
       value = string.sub(value, 1, at - 1) .. string.sub(value, at + 20)
       if n == 0 and #value == headLength then
-        redis.call('HDEL', indexKey, prefix)
+        redis.call('HDEL', indexKey, field)
       else
-        redis.call('HSET', indexKey, k > n and prefix or prefix .. '#' .. k, value)
+        redis.call('HSET', indexKey, field, value)
       end
       return
     end

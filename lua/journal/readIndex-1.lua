@@ -14,22 +14,26 @@
 ]]
 --- @include "journalBucketOf"
 local below, from, count = ARGV[2], ARGV[3], tonumber(ARGV[4])
--- '~' sorts after every body: no upper bound starts in the open bucket.
-local k, _, value, headLength = journalBucketOf(KEYS[1], ARGV[1], below == '' and '~' or below)
 local found = {}
-while k do
-  for at = #value - 19, headLength + 1, -20 do
-    local body = string.sub(value, at, at + 19)
-    if body < from then return cjson.encode({ bodies = table.concat(found) }) end
-    if below == '' or body < below then
-      found[#found + 1] = body
-      if #found == count then return cjson.encode({ bodies = table.concat(found) }) end
+-- The page's bodies into `found`, newest first; stops at the count, or at a body under the lower bound.
+local function walk()
+  -- '~' sorts after every body: no upper bound starts in the open bucket.
+  local k, _, _, value, headLength = journalBucketOf(KEYS[1], ARGV[1], below == '' and '~' or below)
+  while k do
+    for at = #value - 19, headLength + 1, -20 do
+      local body = string.sub(value, at, at + 19)
+      if body < from then return end
+      if below == '' or body < below then
+        found[#found + 1] = body
+        if #found == count then return end
+      end
     end
+    k = k - 1
+    if k < 1 then return end
+    value, headLength = redis.call('HGET', KEYS[1], ARGV[1] .. '#' .. k), 20
+    -- A bucket whose bound is below the lower bound holds nothing in range, nor do those under it.
+    if string.sub(value, 1, 20) < from then return end
   end
-  k = k - 1
-  if k < 1 then break end
-  value, headLength = redis.call('HGET', KEYS[1], ARGV[1] .. '#' .. k), 20
-  -- A bucket whose bound is below the lower bound holds nothing in range, nor do those under it.
-  if string.sub(value, 1, 20) < from then break end
 end
+walk()
 return cjson.encode({ bodies = table.concat(found) })

@@ -77,14 +77,18 @@ end
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
 redis.call('HINCRBY', KEYS[3], 'unread', 1)
-local wrote = {}
+local changes = { 'last_direction', 'inbound' }
 if not automatic then
-  wrote = { 'correspondent_wrote', '1' }
+  changes[#changes + 1] = 'correspondent_wrote'
+  changes[#changes + 1] = '1'
   keepLoopWindow(KEYS[3], {})
 end
 -- A new thread's last activity is its creation, which its hash leaves out (actors/records.ts).
-if not newThread then wrote[#wrote + 1] = 'last_message_at'; wrote[#wrote + 1] = nowIso end
-redis.call('HSET', KEYS[3], 'last_direction', 'inbound', unpack(wrote))
+if not newThread then
+  changes[#changes + 1] = 'last_message_at'
+  changes[#changes + 1] = nowIso
+end
+redis.call('HSET', KEYS[3], unpack(changes))
 redis.call('HDEL', KEYS[3], 'archived')
 fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)
