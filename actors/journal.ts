@@ -8,6 +8,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { encodeTime, ID_BODY_CHARS, ID_PREFIXES, idBody, idTime } from '../src/ids.js';
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
+import { execAll } from '../src/redis/pipeline.js';
 
 export type ActorKind = 'agent' | 'human' | 'service';
 
@@ -89,16 +90,45 @@ interface CompactLine {
   data: Record<string, unknown>;
 }
 
+/**
+ * Lines about one message whose subject and correspondent no longer change once written (a draft's
+ * still do: draft.created and draft.updated keep theirs), and the data field naming that correspondent.
+ * Their stored form leaves off what the message's hash keeps (its subject, its inbox and thread refs)
+ * and the correspondent when it is their contact ref; readJournal puts them back: a send's line is
+ * about half as long (BENCHMARKS.md, "Redis memory per message").
+ */
+const MESSAGE_LINES: Partial<Record<string, 'to' | 'from'>> = {
+  'message.queued': 'to', 'draft.approved': 'to', 'message.cancelled': 'to', 'message.sent': 'to',
+  'message.delivered': 'to', 'message.failed': 'to', 'message.rejected': 'to',
+  'message.received': 'from', 'thread.replied': 'from',
+} satisfies Partial<Record<JournalKind, 'to' | 'from'>>;
+
+const correspondentField = (kind: string, refs: JournalRefs): 'to' | 'from' | undefined => (refs.message_id ? MESSAGE_LINES[kind] : undefined);
+
+/** The data a line stores: a flag at false is left off (the texts read an absent one as false), and what MESSAGE_LINES leaves to the message. */
+function storedData(kind: string, refs: JournalRefs, data: Record<string, unknown>): Record<string, unknown> {
+  const correspondent = correspondentField(kind, refs);
+  const leftToMessage = (name: string, value: unknown): boolean =>
+    correspondent !== undefined && (name === 'subject' || (name === correspondent && (value ?? null) === (refs.contact || null)));
+  return Object.fromEntries(Object.entries(data).filter(([name, value]) => value !== false && !leftToMessage(name, value)));
+}
+
+/** The refs of MESSAGE_LINES that the message's hash keeps (withMessageFacts). */
+const MESSAGE_REFS: readonly (keyof JournalRefs)[] = ['inbox_id', 'thread_id'];
+
 function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): CompactLine {
+  const aboutMessage = correspondentField(kind, refs) !== undefined;
   const positions = REF_NAMES.map((name) => {
-    const value = refs[name];
+    const value = aboutMessage && MESSAGE_REFS.includes(name) ? undefined : refs[name];
     return !value ? 0 : REF_PREFIXES[name] ? idBody(value) : value;
   });
   while (positions.length > 0 && positions[positions.length - 1] === 0) positions.pop();
   const a: CompactLine['a'] = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, actor.key_id];
-  return positions.length > 0 ? { kind, a, r: positions, data } : { kind, a, data };
+  const stored = storedData(kind, refs, data);
+  return positions.length > 0 ? { kind, a, r: positions, data: stored } : { kind, a, data: stored };
 }
 
+/** A line as stored, its correspondent put back (MESSAGE_LINES); withMessageFacts puts back the rest. */
 function storedLine(id: string, raw: string): StoredLine {
   const { kind, a: [letter, name, keyId], r = [], data } = JSON.parse(raw) as CompactLine;
   const refs: JournalRefs = {};
@@ -106,6 +136,8 @@ function storedLine(id: string, raw: string): StoredLine {
     const refName = REF_NAMES[i]!;
     if (value !== 0) refs[refName] = REF_PREFIXES[refName] ? `${REF_PREFIXES[refName]}_${value}` : value;
   });
+  const correspondent = correspondentField(kind, refs);
+  if (correspondent && !(correspondent in data)) data[correspondent] = refs.contact ?? null;
   const actorKind = (Object.keys(ACTOR_KINDS) as ActorKind[]).find((k) => ACTOR_KINDS[k] === letter)!;
   return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId ?? null }, refs, data };
 }
@@ -151,6 +183,22 @@ async function indexRange(rt: Runtime, spaceId: string, ref: string): Promise<{ 
   return thread ? { indexed: thread, own: (line) => line.refs.message_id === ref } : { indexed: ref, own: () => true };
 }
 
+/** Puts back what the lines about a message left to the message's hash (MESSAGE_LINES): one round trip. */
+async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine | null)[]): Promise<void> {
+  const about = lines.filter((line): line is StoredLine => line !== null && correspondentField(line.kind, line.refs) !== undefined && !('subject' in line.data));
+  if (!about.length) return;
+  const pipeline = rt.redis.pipeline();
+  for (const line of about) pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject');
+  const facts = await execAll<(string | null)[]>(pipeline);
+  about.forEach((line, i) => {
+    const [inboxId, threadId, subject] = facts[i]!;
+    // Refs in their order (REF_NAMES), as a line that kept them reads.
+    const { message_id, ...others } = line.refs;
+    line.refs = { inbox_id: inboxId ?? undefined, thread_id: threadId ?? undefined, message_id, ...others };
+    line.data.subject = subject ?? '';
+  });
+}
+
 /** Newest first. Returns the page and, when more lines may exist, the id to continue before. */
 export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery): Promise<{ lines: StoredLine[]; next: string | null }> {
   const keys = spaceKeys(spaceId);
@@ -167,13 +215,13 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
     const ids: string[] = [];
     for (let at = 0; at < bodies.length; at += ID_BODY_CHARS) ids.push(`${ID_PREFIXES.journal}_${bodies.slice(at, at + ID_BODY_CHARS)}`);
     const values = await rt.redis.hmget(keys.journal, ...ids);
+    const page = ids.map((id, i) => (values[i] ? storedLine(id, values[i]!) : null));
+    await withMessageFacts(rt, spaceId, page);
     for (let i = 0; i < ids.length; i++) {
       last = ids[i]!;
       scanned++;
-      const raw = values[i];
-      if (!raw) continue;
-      const line = storedLine(ids[i]!, raw);
-      if (!own(line) || !q.visible(line)) continue;
+      const line = page[i];
+      if (!line || !own(line) || !q.visible(line)) continue;
       if (lines.length === q.limit) return { lines, next: lines[lines.length - 1]!.id };
       lines.push(line);
     }

@@ -73,6 +73,36 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
   t.equal(thread.body.thread.last_message_at, thread.body.thread.created_at);
 });
 
+
+t.test('a journal line about a message stores its subject nowhere and its correspondent once; list_events reads them back', async (t) => {
+  const own = await sender(svc);
+  const ownInbox = { id: own.inboxId, address: own.address };
+  const writer = recipient('journal');
+  const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(writer, 'Devis « urgent »', 'Bonjour'));
+  const answer = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(writer, 'Re: Devis « urgent »', 'Encore moi', { in_reply_to: '' }));
+  const sent = await send(svc, own, { to: recipient('journal-envoi'), subject: 'Proposition', text: 'Bonjour' });
+  const lines = await svc.rt.redis.hvals(spaceKeys(own.spaceId).journal);
+  const about = lines.filter((line) => /"kind":"(message\.received|thread\.replied|message\.queued)"/.test(line));
+  t.equal(about.length, 3, 'a line for each message');
+  for (const line of about) {
+    t.notMatch(line, /Devis|Proposition/, `stored without its subject: ${line}`);
+    t.equal(line.split('@destinataire.test').length, 2, `its address once, as its contact: ${line}`);
+  }
+  const texts = async (query: object) => (await svc.call(own.apiKey, 'list_events', query)).body.events.map((e: { text: string; contact?: string }) => [e.text, e.contact]);
+  t.equal(answer!.thread_id, first!.thread_id, 'the answer is in the first message’s thread');
+  t.same(await texts({ thread_id: first!.thread_id }), [
+    [`Réponse de « ${writer} » dans le fil « Re: Devis « urgent » »`, writer],
+    [`Réception du message de « ${writer} » : « Devis « urgent » »`, writer],
+  ]);
+  t.same(await texts({ message_id: sent.body.message.id }), [[`Mise en file du message « Proposition » pour ${sent.body.message.to}`, sent.body.message.to]]);
+  // The inbox a restricted key's reach is judged by is the message's, put back before the judgement.
+  const reader = await svc.key(own.apiKey, { name: 'lecture-boite', permissions: ['read'], inbox_ids: [own.inboxId] });
+  const seen = await svc.call(reader.apiKey, 'list_events', { contact: writer });
+  t.same(seen.body.events.map((e: { kind: string; inbox_id: string; thread_id: string }) => [e.kind, e.inbox_id, e.thread_id]), [
+    ['thread.replied', own.inboxId, first!.thread_id],
+    ['message.received', own.inboxId, first!.thread_id],
+  ]);
+});
 t.test('a thread of up to 8 messages keeps their ids and search numbers in its hash; the 9th moves them all to its own keys, in order', async (t) => {
   const own = await sender(svc);
   const keys = spaceKeys(own.spaceId);
