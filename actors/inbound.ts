@@ -16,7 +16,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
+import { blankMessage, directionOf, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
@@ -68,11 +68,15 @@ interface Answered {
 }
 
 /** The fields of a message that tell whether, and what, a reply answers. */
-const ANSWER_FIELDS = ['direction', 'subject', 'sent_at', 'metadata'] as const;
+const ANSWER_FIELDS = ['status', 'subject', 'sent_at', 'metadata'] as const;
+
+/** Whether the status an ANSWER_FIELDS read begins with is an outbound message's. */
+const isOutbound = ([status]: (string | null)[]): boolean => typeof status === 'string' && directionOf(status) === 'outbound';
 
 /** The answered message from its ANSWER_FIELDS; null when it is not an outbound one. */
-function answerOf(id: string, [direction, subject, sentAt, metadata]: (string | null)[]): Answered | null {
-  if (direction !== 'outbound') return null;
+function answerOf(id: string, fields: (string | null)[]): Answered | null {
+  if (!isOutbound(fields)) return null;
+  const [, subject, sentAt, metadata] = fields;
   return { message_id: id, subject: subject ?? null, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
 }
 
@@ -148,7 +152,7 @@ async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Prom
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hmget(keys.message(id), ...ANSWER_FIELDS);
   const messages = await execAll<(string | null)[]>(reads);
-  const index = messages.findIndex(([direction]) => direction === 'outbound');
+  const index = messages.findIndex(isOutbound);
   return index < 0 ? null : answerOf(ids[index]!, messages[index]!);
 }
 

@@ -81,28 +81,34 @@ const MESSAGE_DEFAULTS: Record<string, string> = messageDefaults();
 /** The Message-ID header the service gives a message it sends: its id at its inbox's domain. */
 export const outboundMessageIdHeader = (messageId: string, domain: string): string => `<${messageId}@${domain}>`;
 
+/** A message's direction, which its status tells: only a received message is inbound. */
+export const directionOf = (status: string): StoredMessage['direction'] => (status === 'received' ? 'inbound' : 'outbound');
+
 /**
- * What a message field is when its hash leaves it out: besides the defaults, the fields its id and
- * address imply. The id is never stored (the hash's key names it), nor created_at when it is the id's
- * time (both are drawn from one clock reading), nor a sent message's Message-ID header when it is
- * outboundMessageIdHeader of its id and its sender's domain: together 140 bytes of a sent message's hash,
- * 70 of a received one's (BENCHMARKS.md, "Redis memory per message").
+ * What a message field is when its hash leaves it out: besides the defaults, the fields its id, status
+ * and address imply. The id is never stored (the hash's key names it), nor its direction (its status
+ * tells it), nor created_at when it is the id's time (both are drawn from one clock reading), nor a
+ * sent message's Message-ID header when it is outboundMessageIdHeader of its id and its sender's
+ * domain: together 160 bytes of a sent message's hash, 90 of a received one's (BENCHMARKS.md, "Redis
+ * memory per message").
  */
-function impliedMessageField(message: Pick<StoredMessage, 'id' | 'direction' | 'from'>, name: keyof StoredMessage): string | undefined {
+function impliedMessageField(message: Pick<StoredMessage, 'id' | 'status' | 'direction' | 'from'>, name: keyof StoredMessage): string | undefined {
+  if (name === 'direction') return directionOf(message.status);
   if (name === 'created_at') return iso(idTime(message.id));
   if (name === 'message_id_header') return message.direction === 'outbound' ? outboundMessageIdHeader(message.id, message.from.slice(message.from.lastIndexOf('@') + 1)) : '';
   return MESSAGE_DEFAULTS[name];
 }
 
 /** The fields a reader of a message's Message-ID header asks its hash for; messageIdHeaderOf reads their answer. */
-export const MESSAGE_ID_HEADER_FIELDS = ['message_id_header', 'direction', 'from'] as const;
+export const MESSAGE_ID_HEADER_FIELDS = ['message_id_header', 'status', 'from'] as const;
 /** A message's Message-ID header from its MESSAGE_ID_HEADER_FIELDS, what the hash holds or, when it leaves it out, implies. */
-export const messageIdHeaderOf = (id: string, [stored, direction, from]: (string | null)[]): string =>
-  stored ?? impliedMessageField({ id, direction: direction as StoredMessage['direction'], from: from ?? '' }, 'message_id_header')!;
+export const messageIdHeaderOf = (id: string, [stored, status, from]: (string | null)[]): string =>
+  stored ?? impliedMessageField({ id, status: status as MessageStatus, direction: directionOf(status ?? ''), from: from ?? '' }, 'message_id_header')!;
 
 /** A message as its hash was read, under the id that keys it: the fields the hash leaves out filled in. */
 function completeMessage(id: string, message: StoredMessage): StoredMessage {
   message.id = id;
+  message.direction ??= directionOf(message.status);
   message.created_at ??= impliedMessageField(message, 'created_at')!;
   message.message_id_header ??= impliedMessageField(message, 'message_id_header')!;
   return message;

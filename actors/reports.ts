@@ -6,7 +6,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { campaignRef } from './records.js';
+import { campaignRef, directionOf } from './records.js';
 import { iso } from '../src/clock.js';
 import type { DeliveryCode } from '../src/mail/delivery-codes.js';
 import { parisDay } from '../src/texts.js';
@@ -29,10 +29,10 @@ interface Target {
 }
 
 async function outboundTarget(rt: Runtime, spaceId: string, messageId: string): Promise<Target | null> {
-  const [direction, to, toName, inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(
-    spaceKeys(spaceId).message(messageId), 'direction', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata', 'campaign_id',
+  const [status, to, toName, inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(
+    spaceKeys(spaceId).message(messageId), 'status', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata', 'campaign_id',
   );
-  if (direction !== 'outbound' || !to || !inboxId || !threadId) return null;
+  if (!status || directionOf(status) !== 'outbound' || !to || !inboxId || !threadId) return null;
   return { to, to_name: toName ?? '', inbox_id: inboxId, thread_id: threadId, metadata: metadata ? (JSON.parse(metadata) as unknown) : null, campaign_id: campaignId ?? '' };
 }
 

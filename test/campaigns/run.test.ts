@@ -14,7 +14,7 @@ import type { ContactState } from '../../actors/campaign.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { readMessage, threadIdsIn } from '../../actors/records.js';
+import { directionOf, readMessage, threadIdsIn } from '../../actors/records.js';
 import { afterWorkingDays } from '../../src/sending/window.js';
 import { warmup } from '../../src/sending/warmup.js';
 import { deliverDue } from '../../src/workers/send.js';
@@ -93,8 +93,8 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
     const ids = threadIdsIn(await svc.rt.redis.hget(keys.thread(state.t!), 'msgs'), await svc.rt.redis.zrange(keys.threadMessages(state.t!), '0', '-1'), (all) => all);
     const messages: Sent[] = [];
     for (const id of ids) {
-      const [inbox, at, status, campaign, direction] = await svc.rt.redis.hmget(keys.message(id), 'inbox_id', 'sent_at', 'status', 'campaign_id', 'direction');
-      messages.push({ id, inbox: inbox!, at: at ? Date.parse(at) : 0, status: status!, campaign: campaign!, direction: direction! });
+      const [inbox, at, status, campaign] = await svc.rt.redis.hmget(keys.message(id), 'inbox_id', 'sent_at', 'status', 'campaign_id');
+      messages.push({ id, inbox: inbox!, at: at ? Date.parse(at) : 0, status: status!, campaign: campaign!, direction: directionOf(status!) });
     }
     byContact.set(email, messages.filter((m) => m.direction === 'outbound'));
   }
