@@ -220,7 +220,8 @@ export interface StoredThread {
 }
 
 /** What a thread field holds when its hash leaves it out (as messageDefaults: about 64 bytes a thread). */
-const threadDefaults = () => ({ contact_name: '', labels: '[]', archived: '0', unread: '0', campaign_id: '', correspondent_wrote: '0' }) satisfies Partial<StoredThread>;
+// last_direction `inbound`: a received message's thread leaves it out; a sent message writes `outbound`.
+const threadDefaults = () => ({ contact_name: '', labels: '[]', archived: '0', unread: '0', last_direction: 'inbound', campaign_id: '', correspondent_wrote: '0' }) satisfies Partial<StoredThread>;
 const THREAD_DEFAULTS: Record<string, string> = threadDefaults();
 
 /** A new thread's hash: every field, its default unless given (one shape for every writer). */

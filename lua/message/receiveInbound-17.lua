@@ -77,7 +77,9 @@ end
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
 redis.call('HINCRBY', KEYS[3], 'unread', 1)
-local changes = { 'last_direction', 'inbound' }
+-- The last direction back to its default, inbound, which the hash leaves out (actors/records.ts).
+redis.call('HDEL', KEYS[3], 'last_direction', 'archived')
+local changes = {}
 if not automatic then
   changes[#changes + 1] = 'correspondent_wrote'
   changes[#changes + 1] = '1'
@@ -88,8 +90,7 @@ if not newThread then
   changes[#changes + 1] = 'last_message_at'
   changes[#changes + 1] = nowIso
 end
-redis.call('HSET', KEYS[3], unpack(changes))
-redis.call('HDEL', KEYS[3], 'archived')
+if #changes > 0 then redis.call('HSET', KEYS[3], unpack(changes)) end
 fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)
 indexMessage({ docs = KEYS[14], words = KEYS[15], inbox = KEYS[16], thread = KEYS[3], threadPosting = KEYS[17] }, messageId, threadId, ARGV[#ARGV], 18)

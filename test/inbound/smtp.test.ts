@@ -43,6 +43,7 @@ t.test('a reply to an outgoing message lands in its thread, sets correspondent_w
   const stored = await threadOf(s.spaceId, thread.id);
   t.equal(stored.correspondent_wrote, '1');
   t.equal(stored.last_direction, 'inbound');
+  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).thread(thread.id), 'last_direction'), null, 'inbound, its default, left out of the hash');
   t.equal(read.body.thread.unread, true);
   t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).thread(thread.id), 'loop_window'), null, 'loop guard cleared');
   const feed = await svc.call(s.apiKey, 'event_feed', {});
