@@ -11,7 +11,7 @@ import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { parisDay } from '../src/texts.js';
 import type { ContactState, StoredCampaign } from './campaign.js';
-import { directionOf, threadIdsIn } from './records.js';
+import { directionOf, receivedAtOf, threadIdsIn } from './records.js';
 
 export const MESSAGE_BUCKETS = ['drafts', 'queued', 'sent', 'delivered', 'bounced', 'failed', 'rejected', 'cancelled'] as const;
 export const SKIP_REASONS = ['suppressed', 'dead_address', 'duplicate', 'filtered', 'unresolved_placeholder', 'removed'] as const;
@@ -68,8 +68,11 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
   const replies = await execAll<string | null | string[]>(pipeline);
   const threads = written.map((_, i) => threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all));
   const messages = rt.redis.pipeline();
-  for (const ids of threads) for (const id of ids) messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id');
-  const fields = (await execAll<(string | null)[]>(messages)).map(([status, sentAt, receivedAt, autoReply, campaignId]) => ({ direction: status && directionOf(status), sentAt, receivedAt, autoReply, campaignId }) as ThreadMessage);
+  const ids = threads.flat();
+  for (const id of ids) messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id');
+  const fields = (await execAll<(string | null)[]>(messages)).map(([status, sentAt, receivedAt, autoReply, campaignId], i) => ({
+    direction: status && directionOf(status), sentAt, receivedAt: receivedAtOf(ids[i]!, status ?? null, receivedAt ?? null) || null, autoReply, campaignId,
+  }) as ThreadMessage);
 
   const total = zeros();
   const perInbox = new Map<string, Counts>();

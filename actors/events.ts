@@ -10,7 +10,7 @@ import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll, queueFlat } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
-import { campaignRef, textOnly, withBodies } from './records.js';
+import { authResultsOf, campaignRef, receivedAtOf, textOnly, withBodies } from './records.js';
 import { attachmentsOf } from './attachments.js';
 
 /** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
@@ -135,13 +135,13 @@ function filledOf(values: (string | null)[]): Filled {
 
 const json = (value: string): unknown => (value ? JSON.parse(value) : null);
 
-function filledData(kind: MessageFill['kind'], m: Filled): Record<string, unknown> {
+function filledData({ kind, message_id: messageId }: MessageFill, m: Filled): Record<string, unknown> {
   const text = m.text.slice(0, EVENT_TEXT_MAX);
   if (kind === 'outbound') return { from: m.from, to: m.to, subject: m.subject, text, test: m.test === '1', metadata: json(m.metadata) };
   return {
     from: m.from || null, from_name: m.from_name || null, to: m.to, subject: m.subject, text, reply_text: replyText(m.text).slice(0, EVENT_TEXT_MAX),
-    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: m.received_at,
-    authentication: json(m.auth_results), attachments: attachmentsOf(m),
+    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: receivedAtOf(messageId, 'received', m.received_at || null),
+    authentication: authResultsOf(m.auth_results, m.from), attachments: attachmentsOf(m),
   };
 }
 
@@ -209,7 +209,7 @@ export async function completeEnvelopes(rt: Runtime, spaceId: string, entries: [
     messages.forEach((m, i) => (m.text = texts[i]!.text));
     pending.forEach(({ envelope, fill, legacy }, i) => {
       const m = messages[i]!;
-      const filled = filledData(fill.kind, m);
+      const filled = filledData(fill, m);
       if (legacy) {
         envelope.data = { ...envelope.data, ...filled };
         return;

@@ -16,7 +16,7 @@ import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, directionOf, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
+import { blankMessage, directionOf, storedAuthResults, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView } from '../src/records.js';
@@ -246,7 +246,7 @@ function inboundMessage(
     message_id_header: mail.message_id_header,
     in_reply_to: mail.in_reply_to,
     references: JSON.stringify(mail.references),
-    auth_results: JSON.stringify(mail.auth_results),
+    auth_results: storedAuthResults(mail.auth_results, contact),
     attachments: blobs.attachments.length ? JSON.stringify(blobs.attachments) : '',
     source: blobs.source,
   });

@@ -208,6 +208,7 @@ function outboundMessage(access: Access, spec: OutboundSpec, at: { messageId: st
     direction: 'outbound',
     status: at.draft ? 'draft' : 'queued',
     created_at: at.nowIso,
+    received_at: '',
     from: inbox.address,
     from_name: inbox.display_name,
     to: spec.to,

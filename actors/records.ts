@@ -15,6 +15,7 @@ import { parisDay } from '../src/texts.js';
 import { blobKey } from '../src/blobs/store.js';
 import { idTime } from '../src/ids.js';
 import type { InboxView, MessageView } from '../src/records.js';
+import { isDeepStrictEqual } from 'node:util';
 
 export type MessageStatus = MessageView['status'];
 
@@ -73,13 +74,16 @@ export interface StoredMessage {
  */
 const messageDefaults = () => ({
   from: '', from_name: '', to: '', to_name: '', reply_to: '', subject: '', text: '', html: '', metadata: '', auto_reply: '0',
-  status_code: '', revision: '1', sent_at: '', received_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
+  status_code: '', revision: '1', sent_at: '', send_after: '', slot: '', any_time: '0', test: '0', key_id: '',
   in_reply_to: '', references: '[]', attempts: '0', attachments: '', body_blobs: '', campaign_id: '', source: '',
 }) satisfies Partial<StoredMessage>;
 const MESSAGE_DEFAULTS: Record<string, string> = messageDefaults();
 
 /** The Message-ID header the service gives a message it sends: its id at its inbox's domain. */
 export const outboundMessageIdHeader = (messageId: string, domain: string): string => `<${messageId}@${domain}>`;
+
+/** When a message was received, as its hash keeps it or, left out, its id's time for a received message ('' for another). */
+export const receivedAtOf = (id: string, status: string | null, stored: string | null): string => stored ?? (status === 'received' ? iso(idTime(id)) : '');
 
 /** A message's direction, which its status tells: only a received message is inbound. */
 export const directionOf = (status: string): StoredMessage['direction'] => (status === 'received' ? 'inbound' : 'outbound');
@@ -89,12 +93,13 @@ export const directionOf = (status: string): StoredMessage['direction'] => (stat
  * and address imply. The id is never stored (the hash's key names it), nor its direction (its status
  * tells it), nor created_at when it is the id's time (both are drawn from one clock reading), nor a
  * sent message's Message-ID header when it is outboundMessageIdHeader of its id and its sender's
- * domain: together 160 bytes of a sent message's hash, 90 of a received one's (BENCHMARKS.md, "Redis
- * memory per message").
+ * domain, nor a received message's received_at when it is the id's time: together 160 bytes of a sent
+ * message's hash, 125 of a received one's (BENCHMARKS.md, "Redis memory per message").
  */
 function impliedMessageField(message: Pick<StoredMessage, 'id' | 'status' | 'direction' | 'from'>, name: keyof StoredMessage): string | undefined {
   if (name === 'direction') return directionOf(message.status);
   if (name === 'created_at') return iso(idTime(message.id));
+  if (name === 'received_at') return receivedAtOf(message.id, message.status, null);
   if (name === 'message_id_header') return message.direction === 'outbound' ? outboundMessageIdHeader(message.id, message.from.slice(message.from.lastIndexOf('@') + 1)) : '';
   return MESSAGE_DEFAULTS[name];
 }
@@ -110,12 +115,36 @@ function completeMessage(id: string, message: StoredMessage): StoredMessage {
   message.id = id;
   message.direction ??= directionOf(message.status);
   message.created_at ??= impliedMessageField(message, 'created_at')!;
+  message.received_at ??= impliedMessageField(message, 'received_at')!;
   message.message_id_header ??= impliedMessageField(message, 'message_id_header')!;
   return message;
 }
 
+/**
+ * A received message's authentication verdicts (src/smtp/parse.ts authSummary) as its hash keeps them:
+ * by position, `[spf, dmarc, arc, [[domain, selector, result] of each DKIM signature], header From]`,
+ * the header From left off when it is the message's From; some 45 characters instead of 150
+ * (BENCHMARKS.md, "Redis memory per message"). Verdicts of another shape are kept whole, as JSON.
+ */
+export function storedAuthResults(results: Record<string, unknown>, from: string): string {
+  const { spf, dkim, dmarc, arc, header_from: headerFrom } = results;
+  const signatures = Array.isArray(dkim) ? dkim.map((s: Record<string, unknown> | null) => [s?.domain, s?.selector, s?.result]) : null;
+  const packed = JSON.stringify([spf, dmarc, arc, signatures, ...(isDeepStrictEqual(headerFrom, from) ? [] : [headerFrom])]);
+  return isDeepStrictEqual(authResultsOf(packed, from), results) ? packed : JSON.stringify(results);
+}
+
+/** The authentication verdicts of a received message from its hash's `auth_results` and its From; null for none. */
+export function authResultsOf(stored: string | undefined, from: string): Record<string, unknown> | null {
+  if (!stored) return null;
+  const value = JSON.parse(stored) as unknown;
+  if (!Array.isArray(value)) return value as Record<string, unknown>;
+  const [spf, dmarc, arc, signatures, ...headerFrom] = value as [unknown, unknown, unknown, [unknown, unknown, unknown][] | null, ...unknown[]];
+  const dkim = signatures?.map(([domain, selector, result]) => ({ domain, selector, result })) ?? null;
+  return { spf, dkim, dmarc, arc, header_from: headerFrom.length ? headerFrom[0] : from };
+}
+
 /** A new message's hash: every field, its default unless given (one shape for every writer). */
-export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at' | 'message_id_header'> & Partial<StoredMessage>): StoredMessage {
+export function blankMessage(fields: Pick<StoredMessage, 'id' | 'thread_id' | 'inbox_id' | 'direction' | 'status' | 'created_at' | 'received_at' | 'message_id_header'> & Partial<StoredMessage>): StoredMessage {
   return Object.assign(messageDefaults(), fields);
 }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { messageView, visibleMessage } from '../../actors/message.js';
+import { authResultsOf } from '../../actors/records.js';
 import { iso } from '../clock.js';
 import { OUTSIDE_CONTENT, parisMoment, quote } from '../texts.js';
 import { replyText } from '../mail/content.js';
@@ -43,7 +44,7 @@ export default defineTool({
         message_id: message.message_id_header,
         in_reply_to: message.in_reply_to || null,
         references: message.references ? (JSON.parse(message.references) as string[]) : [],
-        authentication: message.auth_results ? (JSON.parse(message.auth_results) as Record<string, unknown>) : null,
+        authentication: authResultsOf(message.auth_results, message.from),
       },
     };
   },

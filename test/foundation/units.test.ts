@@ -1,4 +1,4 @@
-/** Ids, the error table's messages, secret spotting, cursors. */
+/** Ids, the error table's messages, secret spotting, cursors, the stored form of authentication verdicts. */
 import t from 'tap';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '../../src/cursor.js';
 import { asMailboxError, ERROR_CODES, MailboxError } from '../../src/errors.js';
 import { IdFactory, ID_PREFIXES, idPattern, idTime } from '../../src/ids.js';
 import { carriesSecret, keySecret, spaceOfSecret } from '../../src/secrets.js';
+import { authResultsOf, storedAuthResults } from '../../actors/records.js';
 
 t.test('ids: prefix, 20 Crockford characters, ordered by time', async (t) => {
   const clock = new ManualClock(Date.parse('2026-11-23T08:00:00Z'));
@@ -90,4 +91,17 @@ t.test('Redis unreachable is service_unavailable (retry); any other failure stay
   }
   const own = new MailboxError('not_found');
   t.equal(asMailboxError(own), own, 'a refusal of the table is kept as it is');
+});
+
+t.test('authentication verdicts: kept by position, the header From only when it is not the From; another shape kept whole', async (t) => {
+  const from = 'lea@expediteur.test';
+  const verdicts = { spf: 'pass', dkim: [{ domain: 'expediteur.test', selector: 's1', result: 'pass' }, { domain: 'relais.test', selector: null, result: 'fail' }], dmarc: 'pass', arc: 'none', header_from: from };
+  const stored = storedAuthResults(verdicts, from);
+  t.equal(stored, '["pass","pass","none",[["expediteur.test","s1","pass"],["relais.test",null,"fail"]]]');
+  t.same(authResultsOf(stored, from), verdicts);
+  const forged = { ...verdicts, dkim: [], header_from: ['autre@ailleurs.test'] };
+  t.same(authResultsOf(storedAuthResults(forged, from), from), forged, 'a header From of its own is kept');
+  t.same(authResultsOf(storedAuthResults({ spf: 'pass', extra: 1 }, from), from), { spf: 'pass', extra: 1 }, 'another shape: as JSON, whole');
+  t.same(authResultsOf(JSON.stringify(verdicts), from), verdicts, 'an object stored whole is read as it is');
+  t.equal(authResultsOf('', from), null);
 });

@@ -199,6 +199,13 @@ t.test('a forged DKIM signature is recorded as failing', async (t) => {
   const message = await svc.call(s.apiKey, 'get_message', { message_id: thread.body.messages[0].id });
   t.equal(message.status, 200);
   t.match(message.body.headers.authentication, { dkim: [{ domain: 'expediteur.test', result: 'fail' }] });
+  // Kept by position (actors/records.ts storedAuthResults), read back the same by get_message and the events.
+  const stored = await svc.rt.redis.hmget(spaceKeys(s.spaceId).message(message.body.id), 'auth_results', 'received_at');
+  t.match(stored, [/^\["[a-z]+","[a-z]+","[a-z]+",\[\["expediteur\.test","sel","fail"\]\]/, null], 'verdicts by position; the reception is the id’s time, left out');
+  t.equal(message.body.received_at, message.body.created_at);
+  const feed = await svc.call(s.apiKey, 'event_feed', {});
+  const received = feed.body.events.find((e: { type: string }) => e.type === 'mail.message.received');
+  t.same([received.data.authentication, received.data.received_at], [message.body.headers.authentication, message.body.received_at]);
 });
 
 t.test("SPF is checked against the sender's record on the test's DNS server", async (t) => {
