@@ -3,6 +3,7 @@
  * (lua/includes/appendEvent.lua), read by event_feed (readFeed below), the realtime socket
  * (readEntries, awaitEntries: src/http/realtime.ts) and the webhook workers (src/webhooks/worker.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
 import { decodeTime, encodeTime, idBody } from '../src/ids.js';
@@ -84,6 +85,8 @@ const FILL_KINDS: Partial<Record<EventType, MessageFill['kind']>> = {
 };
 /** A message's event starts its data with these, in this order (messageEvent, receiveInbound). */
 const MESSAGE_IDS = ['message_id', 'thread_id', 'inbox_id'] as const;
+/** What follows them in a received message's event (receiveInbound) when it answers nothing: stored as no data at all. */
+const UNANSWERED = { answered: null, metadata: null };
 
 /**
  * The event for a script's ARGV, packed as above; the id comes first: appendEvent reads the stream
@@ -97,7 +100,8 @@ export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subj
   if (FILL_KINDS[type] !== fill.kind || message_id !== fill.message_id || Object.keys(data).slice(0, 3).join() !== MESSAGE_IDS.join() || !thread_id || !inbox_id) {
     throw new Error(`prepareEvent: ${type} does not start with the ids of its message ${fill.message_id}`);
   }
-  return [body, TYPE_CODES.get(type), idBody(fill.message_id), '', Object.keys(rest).length ? JSON.stringify(rest) : ''].join(FIELD_SEPARATOR);
+  const stored = !Object.keys(rest).length || (fill.kind === 'inbound' && isDeepStrictEqual(rest, UNANSWERED)) ? '' : JSON.stringify(rest);
+  return [body, TYPE_CODES.get(type), idBody(fill.message_id), '', stored].join(FIELD_SEPARATOR);
 }
 
 /**
@@ -186,7 +190,7 @@ function decodeEntry(spaceId: string, position: string, fields: string[]): Store
   const envelope: Envelope = {
     id: `evt_${body}`, type, occurred_at: iso(decodeTime(body)), account: { space_id: spaceId },
     subject: subject ? (JSON.parse(subject) as Envelope['subject']) : { person: null, refs: {} },
-    data: data ? (JSON.parse(data) as Record<string, unknown>) : {},
+    data: data ? (JSON.parse(data) as Record<string, unknown>) : message && kind === 'inbound' ? { ...UNANSWERED } : {},
     v: 1,
   };
   return { envelope, fill: message && kind ? { message_id: `msg_${message}`, kind } : null };

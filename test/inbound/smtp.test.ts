@@ -206,6 +206,10 @@ t.test('a forged DKIM signature is recorded as failing', async (t) => {
   const feed = await svc.call(s.apiKey, 'event_feed', {});
   const received = feed.body.events.find((e: { type: string }) => e.type === 'mail.message.received');
   t.same([received.data.authentication, received.data.received_at], [message.body.headers.authentication, message.body.received_at]);
+  // Answering nothing, its stored entry has no data (actors/events.ts); the envelope has it at null, in its place.
+  t.same(Object.entries(received.data).slice(0, 5), [['message_id', message.body.id], ['thread_id', thread.body.thread.id], ['inbox_id', s.inboxId], ['answered', null], ['metadata', null]]);
+  const [[, fields]] = await svc.rt.redis.xrevrange(spaceKeys(s.spaceId).events, '+', '-', 'COUNT', 1);
+  t.match(fields, ['p', /\n\n$/], 'the packed entry ends with an empty subject and no data');
 });
 
 t.test("SPF is checked against the sender's record on the test's DNS server", async (t) => {
