@@ -79,16 +79,20 @@ const ACTOR_KINDS: Record<ActorKind, string> = { agent: 'a', human: 'h', service
 /**
  * The stored form of a line, under its id: `{kind, a: [actor kind letter, name, key id?], r: refs by
  * position (0 when absent, trailing ones left off; no `r` without refs), data}`, without `id` or `at`
- * (the id is the hash field, `at` its time): a quarter to a third fewer Redis bytes than the named
- * form `{id, at, kind, actor, refs, data}` (BENCHMARKS.md, "Redis memory per message"). `kind` and `data` keep their names: scripts complete
- * them (`line.data.x = ...`, `line.kind = ...`) and lua/includes/replayedLine.lua reads them.
+ * (the id is the hash field, `at` its time), without `a` for the service (SERVICE_ACTOR) and without
+ * `data` when it is empty: a quarter to a third fewer Redis bytes than the named form `{id, at, kind,
+ * actor, refs, data}` (BENCHMARKS.md, "Redis memory per message"). `kind` and `data` keep their names:
+ * scripts complete them (`line.data.x = ...`, `line.kind = ...`: only lines whose data is never empty)
+ * and lua/includes/replayedLine.lua reads them.
  */
 interface CompactLine {
   kind: string;
-  a: [string, string, string?];
+  a?: [string, string, string?];
   r?: (string | 0)[];
-  data: Record<string, unknown>;
+  data?: Record<string, unknown>;
 }
+
+const isService = (actor: Actor): boolean => actor.kind === SERVICE_ACTOR.kind && actor.name === SERVICE_ACTOR.name && actor.key_id === null;
 
 /**
  * Lines about one message whose subject and correspondent no longer change once written (a draft's
@@ -123,14 +127,17 @@ function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record
     return !value ? 0 : REF_PREFIXES[name] ? idBody(value) : value;
   });
   while (positions.length > 0 && positions[positions.length - 1] === 0) positions.pop();
-  const a: CompactLine['a'] = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, actor.key_id];
+  const line: CompactLine = { kind };
+  if (!isService(actor)) line.a = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, actor.key_id];
+  if (positions.length > 0) line.r = positions;
   const stored = storedData(kind, refs, data);
-  return positions.length > 0 ? { kind, a, r: positions, data: stored } : { kind, a, data: stored };
+  if (Object.keys(stored).length > 0) line.data = stored;
+  return line;
 }
 
 /** A line as stored, its correspondent put back (MESSAGE_LINES); withMessageFacts puts back the rest. */
 function storedLine(id: string, raw: string): StoredLine {
-  const { kind, a: [letter, name, keyId], r = [], data } = JSON.parse(raw) as CompactLine;
+  const { kind, a, r = [], data = {} } = JSON.parse(raw) as CompactLine;
   const refs: JournalRefs = {};
   r.forEach((value, i) => {
     const refName = REF_NAMES[i]!;
@@ -138,6 +145,8 @@ function storedLine(id: string, raw: string): StoredLine {
   });
   const correspondent = correspondentField(kind, refs);
   if (correspondent && !(correspondent in data)) data[correspondent] = refs.contact ?? null;
+  if (!a) return { id, at: iso(idTime(id)), kind, actor: { ...SERVICE_ACTOR }, refs, data };
+  const [letter, name, keyId] = a;
   const actorKind = (Object.keys(ACTOR_KINDS) as ActorKind[]).find((k) => ACTOR_KINDS[k] === letter)!;
   return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId ?? null }, refs, data };
 }
