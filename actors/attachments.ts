@@ -8,7 +8,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
-import { blobKey, hashOfBlob, sha256Of, type BlobStream } from '../src/blobs/store.js';
+import { blobKey, blobSetMember, hashOfBlob, sha256Of, type BlobStream } from '../src/blobs/store.js';
 import { checkFilename, checkNotRunnable, decodeBase64, settledType } from '../src/mail/attachment-rules.js';
 import type { AttachmentView } from '../src/records.js';
 import { readMessage, type StoredMessage } from './records.js';
@@ -172,7 +172,7 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
   for (const spaceId of await rt.ports.blobs.spaces()) {
     const old = (await rt.ports.blobs.list(spaceId)).filter((blob) => blob.writtenAt < before);
     if (!old.length) continue;
-    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...old.map((blob) => hashOfBlob(blob.key)));
+    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...old.map((blob) => blobSetMember(hashOfBlob(blob.key))));
     const orphans = old.filter((_, i) => pointed[i] !== 1).map((blob) => blob.key);
     await rt.ports.blobs.remove(orphans);
     removed += orphans.length;

@@ -5,6 +5,7 @@
  * is in actors/waiting.ts.
  */
 import type { Runtime } from '../src/runtime.js';
+import { blobSetMember } from '../src/blobs/store.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
@@ -70,7 +71,7 @@ export async function updateDraft(rt: Runtime, access: Access, messageId: string
         message: keys.message(m.id), thread: keys.thread(m.thread_id), journal: keys.journal,
         journalIndex: keys.journalIndex, blobs: keys.blobs, ...search.keys,
       },
-      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.join(' '), reindex ? '1' : '0', reindex ? search.words : '', m.id],
+      [m.revision, JSON.stringify(written), ...lineArgs(line), shas.map(blobSetMember).join(' '), reindex ? '1' : '0', reindex ? search.words : '', m.id],
       reindex ? search.wordKeys : [],
     );
   });

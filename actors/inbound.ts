@@ -8,6 +8,7 @@
  * contact is '' (shown null), it is never threaded by subject, and reply_to_thread refuses it.
  */
 import type { Runtime } from '../src/runtime.js';
+import { blobSetMember } from '../src/blobs/store.js';
 import { spaceKeys, testRecipientField } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
@@ -211,7 +212,7 @@ export async function receiveInbound(
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
       mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
-      [source, ...attachments.map((a) => `${a.id}:${a.sha256}`), ...bodies.shas].filter(Boolean).join(' '),
+      [...(source ? [blobSetMember(source)] : []), ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`), ...bodies.shas.map(blobSetMember)].join(' '),
       threadPairs.length / 2, ...threadPairs, ...storedPairs(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies }), keepsMessageField),
       search.words,
     ],

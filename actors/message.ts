@@ -4,6 +4,7 @@
  * decision is lua/message/createOutbound, one atomic script.
  */
 import type { Runtime } from '../src/runtime.js';
+import { blobSetMember } from '../src/blobs/store.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
@@ -175,7 +176,7 @@ export async function createOutbound(rt: Runtime, access: Access, spec: Outbound
       spec.to, `@${spec.to.split('@')[1]}`, flag(!human && !facts.ownInbox), flag(spec.test), flag(draft),
       spec.idempotency_key ? spec.content_hash : '', IDEMPOTENCY_TTL_MS, DUPLICATE_WINDOW_MS, QUEUE_FACTOR * dailyMax,
       plan.spacing_ms, plan.earliest, nextParisMidnight(now), LOOP_MAX, LOOP_WINDOW_MS, flag(spec.dry_run),
-      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].join(' '),
+      plan.intervals, plan.reply_intervals, ...lineArgs(line), event, [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].map(blobSetMember).join(' '),
     ], stored, thread, search.words),
     search.wordKeys,
   );

@@ -29,7 +29,7 @@
   KEYS[18] journal         hash line id -> line JSON
   KEYS[19] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[20] webhook         hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[21] blobs           set of the SHA-256 of the space's blobs that records point to
+  KEYS[21] blobs           set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[22] searchDocs      string of the search index's document records
   KEYS[23] searchWords     sorted set of the indexed words
   KEYS[24] searchInbox     string: the inbox's document numbers
@@ -48,7 +48,7 @@
   ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
   ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
   ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
-  ARGV[30] SHA-256 of the message's attachments, already in the blob store, space-separated ('' none)
+  ARGV[30] SHA-256 (base64url) of the message's attachments, already in the blob store, space-separated ('' none)
   ARGV[31] n = number of message field/value pairs; ARGV[32 .. 31+2n] the message's fields and values
            but status, revision and slot, written as they are, and any_time, written when '1'; then, up to the last ARGV, the new
            thread's fields and values (message_count 1) for a first message, none for a reply. Fields at

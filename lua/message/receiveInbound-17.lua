@@ -16,7 +16,7 @@
   KEYS[9] journal        hash line id -> line JSON
   KEYS[10] journalIndex   hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[11] webhook        hash of the space's declared webhook (url): whether to wake its delivery
-  KEYS[12] blobs          set of the SHA-256 of the space's blobs that records point to
+  KEYS[12] blobs          set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[13] attachments    hash attachment id -> message id of the received files (forwarding)
   KEYS[14] searchDocs     string of the search index's document records
   KEYS[15] searchWords    sorted set of the indexed words
@@ -31,7 +31,7 @@
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
   ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[13] the message's blobs, already stored, space-separated: "<sha256>" for its source,
+  ARGV[13] the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source,
            "<attachment id>:<sha256>" for each attachment
   ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
            written only when the thread does not exist yet; then, up to the last ARGV, the message's fields

@@ -10,7 +10,7 @@
   KEYS[2] thread           hash of its thread (subject)
   KEYS[3] journal          hash line id -> line JSON
   KEYS[4] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
-  KEYS[5] blobs            set of the SHA-256 of the space's blobs that records point to
+  KEYS[5] blobs            set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[6] searchDocs       string of the search index's document records
   KEYS[7] searchWords      sorted set of the indexed words
   KEYS[8] searchInbox      string: the inbox's document numbers
@@ -21,7 +21,7 @@
   ARGV[3] journal line id
   ARGV[4] journal line JSON (draft.updated)
   ARGV[5] journal refs JSON array
-  ARGV[6] SHA-256 of the new files, already in the blob store, space-separated ('' none)
+  ARGV[6] SHA-256 (base64url) of the new files, already in the blob store, space-separated ('' none)
   ARGV[7] index again (1|0): the subject or the text changes
   ARGV[8] the corrected draft's search words, space-separated (src/mail/words.ts)
   ARGV[9] the message id (its hash does not hold it)

@@ -57,5 +57,12 @@ export const spaceOfBlob = (key: string): string => key.slice(0, key.indexOf('/'
 
 export const hashOfBlob = (key: string): string => key.slice(key.indexOf('/') + 1);
 
+/**
+ * How the space's blob set (keys.blobs) names a blob: its SHA-256 in base64url, 43 characters
+ * instead of 64 hex ones: a member of 80 bytes of Redis instead of 112 (BENCHMARKS.md, "Redis memory
+ * per message").
+ */
+export const blobSetMember = (sha256Hex: string): string => Buffer.from(sha256Hex, 'hex').toString('base64url');
+
 /** A space id or a hash: what a blob key may be made of (nothing that walks out of the store). */
 export const SAFE_PART = /^[0-9a-z_]+$/;

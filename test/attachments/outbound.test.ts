@@ -10,6 +10,7 @@ import t from 'tap';
 import { createTransport } from '../../src/delivery/transports.js';
 import { ManualClock } from '../../src/clock.js';
 import { spaceKeys } from '../../src/redis/keys.js';
+import { blobSetMember } from '../../src/blobs/store.js';
 import { deliverDue } from '../../src/workers/send.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { startInbound } from '../helpers/inbound.js';
@@ -56,7 +57,7 @@ t.test('forward a received PDF with a new CSV: stored, listed, sent in the signe
   t.not(listed[0].id, pdfId, 'the forwarded file is a new attachment of the new message');
   t.same((await svc.call(s.apiKey, 'get_message', { message_id: res.body.message.id })).body.attachments, listed);
   t.equal((await svc.rt.ports.blobs.list(s.spaceId)).filter((b) => !b.key.endsWith('.tmp')).length, 3, 'the PDF stored once, its source, the CSV');
-  t.ok(await svc.rt.redis.sismember(spaceKeys(s.spaceId).blobs, listed[1].sha256), 'the CSV is in the blob set');
+  t.ok(await svc.rt.redis.sismember(spaceKeys(s.spaceId).blobs, blobSetMember(listed[1].sha256)), 'the CSV is in the blob set');
 
   await deliverDue(svc.rt, transport, s.spaceId, s.inboxId);
   const got = await peer.next();
@@ -85,7 +86,7 @@ t.test('a reply and a draft carry files; list_drafts shows them; no content_type
   t.match(replaced.body.attachments, [{ filename: 'lignes.csv', content_type: 'text/csv', size: csv.length }]);
   t.equal(replaced.body.attachments.length, 1, 'the new list replaces the old one');
   t.not(replaced.body.revision, reply.body.message.revision);
-  t.ok(await svc.rt.redis.sismember(spaceKeys(s.spaceId).blobs, replaced.body.attachments[0].sha256));
+  t.ok(await svc.rt.redis.sismember(spaceKeys(s.spaceId).blobs, blobSetMember(replaced.body.attachments[0].sha256)));
   const bad = await svc.call(s.apiKey, 'update_draft', { message_id: draftId, attachments: [{ filename: 'x.bat', content_base64: b64(csv) }] });
   t.equal(bad.body.error.code, 'attachment_refused');
   t.equal(bad.body.error.hint.filename, 'x.bat');
