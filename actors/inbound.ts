@@ -7,12 +7,13 @@
  * gives no usable address (none, a name only, an unparseable one) has no correspondent: its thread's
  * contact is '' (shown null), it is never threaded by subject, and reply_to_thread refuses it.
  */
+import { createHash } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
 import { blobSetMember } from '../src/blobs/store.js';
 import { spaceKeys, testRecipientField } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
-import { idPattern } from '../src/ids.js';
+import { ID_BODY_CHARS, ID_PREFIXES, idPattern } from '../src/ids.js';
 import { isAddress } from '../src/sending/validate.js';
 import { subjectKey } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
@@ -94,6 +95,16 @@ interface Found {
 }
 
 /**
+ * A Message-ID received by an inbox, as the space's `msgids` hash files it: 96 bits of the SHA-256 of
+ * both, in base64url. 16 characters take a 32-byte allocation where the inbox id and the header took
+ * 64 (BENCHMARKS.md, "Redis memory per message"); two of a space's messages share one with a chance
+ * below 10^-13 at 10^8 messages. Its value is the message's and the thread's id bodies (threadOfEntry).
+ */
+const messageIdEntry = (inboxId: string, header: string): string => createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
+/** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-17 writes it). */
+const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.slice(ID_BODY_CHARS)}`;
+
+/**
  * The thread a message belongs to, from the Message-IDs it cites, then its subject within the
  * correspondent (`contact`; '' none: not by subject). Every lookup of a step is sent at once: two
  * round trips at most.
@@ -106,7 +117,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   for (const { header, own } of cited) {
     if (own) reads.hmget(keys.message(own), 'inbox_id', 'thread_id', ...ANSWER_FIELDS, ...MESSAGE_ID_HEADER_FIELDS);
     // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
-    reads.hget(keys.messageIds, `${inboxId} ${header}`);
+    reads.hget(keys.messageIds, messageIdEntry(inboxId, header));
   }
   if (wanted) reads.hmget(keys.inboxRecipients(inboxId), contact, testRecipientField(contact)).hget(keys.inboxContacts(inboxId), contact);
   const hits = await execAll(reads);
@@ -118,7 +129,7 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
       if (inbox === inboxId && thread && messageIdHeaderOf(own, fields.slice(ANSWER_FIELDS.length)) === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
     }
     const received = hits[at++] as string | null;
-    if (received) return { threadId: received.split(' ')[1]!, answerable: null };
+    if (received) return { threadId: threadOfEntry(received), answerable: null };
   }
   if (!wanted) return null;
   const [[written, tested], opened] = hits.slice(at) as [(string | null)[], string | null];
@@ -211,7 +222,7 @@ export async function receiveInbound(
     },
     [
       now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
-      mail.message_id_header ? `${inbox.id} ${mail.message_id_header}` : '', contact, ...lineArgs(line), event,
+      mail.message_id_header ? messageIdEntry(inbox.id, mail.message_id_header) : '', contact, ...lineArgs(line), event,
       [...(source ? [blobSetMember(source)] : []), ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`), ...bodies.shas.map(blobSetMember)].join(' '),
       threadPairs.length / 2, ...threadPairs, ...storedPairs(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies }), keepsMessageField),
       search.words,

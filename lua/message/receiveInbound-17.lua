@@ -10,7 +10,7 @@
   KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent)
   KEYS[4] threadMessages  sorted set of the thread's message ids
   KEYS[5] threads         sorted set of thread ids by last activity
-  KEYS[6] messageIds      hash "<inbox id> <Message-ID>" -> "<message id> <thread id>"
+  KEYS[6] messageIds      hash: a received Message-ID (messageIdEntry in actors/inbound.ts) -> "<message id body><thread id body>"
   KEYS[7] inboxContacts   hash correspondent -> thread id of its latest thread in the inbox
   KEYS[8] events          stream of the space's events
   KEYS[9] journal        hash line id -> line JSON
@@ -26,7 +26,7 @@
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
-  ARGV[6] automatic (1|0)      ARGV[7] dedupe ('' none: "<inbox id> <Message-ID>")
+  ARGV[6] automatic (1|0)      ARGV[7] dedupe ('' none: its Message-ID entry, messageIdEntry)
   ARGV[8] contact (lowercase sender; '' none: not indexed)
   ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
   ARGV[11] journal refs JSON array
@@ -58,10 +58,10 @@ if not status or status == 'deleted' then return refuse('not_found') end
 if dedupe ~= '' then
   local seen = redis.call('HGET', KEYS[6], dedupe)
   if seen then
-    local storedId, storedThread = string.match(seen, '^(%S+) (%S+)$')
-    return cjson.encode({ duplicate = true, message_id = storedId, thread_id = storedThread })
+    return cjson.encode({ duplicate = true, message_id = 'msg_' .. string.sub(seen, 1, 20), thread_id = 'thr_' .. string.sub(seen, 21) })
   end
-  redis.call('HSET', KEYS[6], dedupe, messageId .. ' ' .. threadId)
+  -- The ids' bodies, without their prefixes: `<message><thread>`, 40 characters.
+  redis.call('HSET', KEYS[6], dedupe, string.sub(messageId, 5) .. string.sub(threadId, 5))
 end
 
 local threadEnd = 14 + 2 * tonumber(ARGV[14])

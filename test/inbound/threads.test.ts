@@ -200,3 +200,22 @@ t.test('every refusal of the three tools', async (t) => {
   t.equal(await code(restricted.apiKey, 'list_threads', { inbox_id: s.inboxId }), 'not_found');
   t.equal((await svc.call(restricted.apiKey, 'list_threads', {})).body.items.length, 0);
 });
+
+t.test('a Message-ID received again by the same inbox is a duplicate of the first; cited, it threads; another inbox stores its own', async (t) => {
+  const own = await sender(svc);
+  const ownInbox = { id: own.inboxId, address: own.address };
+  const header = `<${Math.random().toString(36).slice(2)}@ailleurs.test>`;
+  const first = (await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header })))!;
+  const again = (await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header })))!;
+  t.match(again, { duplicate: true, message_id: first.message_id, thread_id: first.thread_id });
+  const answer = (await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(recipient('tiers'), 'Autre chose', 'Je cite', { in_reply_to: header })))!;
+  t.equal(answer.thread_id, first.thread_id, 'a mail citing it joins its thread');
+  const entries = await svc.rt.redis.hgetall(spaceKeys(own.spaceId).messageIds);
+  t.same(Object.values(entries), [`${first.message_id.slice(4)}${first.thread_id.slice(4)}`], 'one entry, the ids’ bodies');
+  t.match(Object.keys(entries)[0], /^[A-Za-z0-9_-]{16}$/, 'filed under 16 characters');
+  const box = await svc.call(own.apiKey, 'create_inbox', { username: `autre-${Math.random().toString(36).slice(2, 8)}`, display_name: 'Autre' });
+  t.equal(box.status, 200, JSON.stringify(box.body));
+  const elsewhere = (await receiveInbound(svc.rt, own.spaceId, { id: box.body.id, address: box.body.address }, mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header })))!;
+  t.match(elsewhere, { duplicate: false });
+  t.not(elsewhere.message_id, first.message_id, 'another inbox stores its own copy');
+});
