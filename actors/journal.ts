@@ -5,7 +5,7 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { encodeTime, ID_BODY_CHARS, ID_PREFIXES, idBody, idTime } from '../src/ids.js';
+import { encodeTime, ID_BODY_CHARS, ID_BODY_PATTERN, ID_PREFIXES, idBody, idPattern, idTime } from '../src/ids.js';
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
 import { execAll } from '../src/redis/pipeline.js';
@@ -65,11 +65,17 @@ export interface PreparedLine {
   refs: string;
 }
 
-/**
- * The positions of a stored line's refs. The first five are ids, kept without their prefix (the
- * position names it); an address and a domain are kept as given.
- */
+/** The refs in the order a line shows them (list_events). */
 const REF_NAMES = ['inbox_id', 'thread_id', 'message_id', 'campaign_id', 'audience_id', 'contact', 'domain'] as const;
+/**
+ * The positions of a stored line's refs: ids kept without their prefix (the position names it), an
+ * address and a domain as given. A message's and its contact first: the refs of a line about a
+ * message (MESSAGE_LINES) end there, with no `0` before them.
+ */
+const REF_POSITIONS = ['message_id', 'contact', 'inbox_id', 'thread_id', 'campaign_id', 'audience_id', 'domain'] as const;
+
+/** Refs in REF_NAMES order, whatever order they were gathered in. */
+const inOrder = (refs: JournalRefs): JournalRefs => Object.fromEntries(REF_NAMES.filter((name) => refs[name] !== undefined).map((name) => [name, refs[name]]));
 const REF_PREFIXES: Partial<Record<keyof JournalRefs, string>> = {
   inbox_id: ID_PREFIXES.inbox, thread_id: ID_PREFIXES.thread, message_id: ID_PREFIXES.message,
   campaign_id: ID_PREFIXES.campaign, audience_id: ID_PREFIXES.audience,
@@ -77,7 +83,7 @@ const REF_PREFIXES: Partial<Record<keyof JournalRefs, string>> = {
 const ACTOR_KINDS: Record<ActorKind, string> = { agent: 'a', human: 'h', service: 's' };
 
 /**
- * The stored form of a line, under its id: `{kind, a: [actor kind letter, name, key id?], r: refs by
+ * The stored form of a line, under its id: `{kind, a: [actor kind letter, name, key id body?], r: refs by
  * position (0 when absent, trailing ones left off; no `r` without refs), data}`, without `id` or `at`
  * (the id is the hash field, `at` its time), without `a` for the service (SERVICE_ACTOR) and without
  * `data` when it is empty: a quarter to a third fewer Redis bytes than the named form `{id, at, kind,
@@ -92,14 +98,20 @@ interface CompactLine {
   data?: Record<string, unknown>;
 }
 
+/** An actor's key id as a line stores it: a `key_` id as its body (the human's access has none of that shape). */
+const KEY_ID = new RegExp(idPattern('key'));
+const ID_BODY = new RegExp(`^${ID_BODY_PATTERN}$`);
+const storedKeyId = (keyId: string): string => (KEY_ID.test(keyId) ? idBody(keyId) : keyId);
+const keyIdOf = (stored: string): string => (ID_BODY.test(stored) ? `${ID_PREFIXES.key}_${stored}` : stored);
+
 const isService = (actor: Actor): boolean => actor.kind === SERVICE_ACTOR.kind && actor.name === SERVICE_ACTOR.name && actor.key_id === null;
 
 /**
  * Lines about one message whose subject and correspondent no longer change once written (a draft's
  * still do: draft.created and draft.updated keep theirs), and the data field naming that correspondent.
- * Their stored form leaves off what the message's hash keeps (its subject, its inbox and thread refs)
- * and the correspondent when it is their contact ref; readJournal puts them back: a send's line is
- * about half as long (BENCHMARKS.md, "Redis memory per message").
+ * Their stored form leaves off what the message's hash keeps (its subject, whether it is a test, its
+ * inbox and thread refs) and the correspondent when it is their contact ref; readJournal puts them
+ * back: a send's line is about half as long (BENCHMARKS.md, "Redis memory per message").
  */
 const MESSAGE_LINES: Partial<Record<string, 'to' | 'from'>> = {
   'message.queued': 'to', 'draft.approved': 'to', 'message.cancelled': 'to', 'message.sent': 'to',
@@ -113,7 +125,7 @@ const correspondentField = (kind: string, refs: JournalRefs): 'to' | 'from' | un
 function storedData(kind: string, refs: JournalRefs, data: Record<string, unknown>): Record<string, unknown> {
   const correspondent = correspondentField(kind, refs);
   const leftToMessage = (name: string, value: unknown): boolean =>
-    correspondent !== undefined && (name === 'subject' || (name === correspondent && (value ?? null) === (refs.contact || null)));
+    correspondent !== undefined && (name === 'subject' || name === 'test' || (name === correspondent && (value ?? null) === (refs.contact || null)));
   return Object.fromEntries(Object.entries(data).filter(([name, value]) => value !== false && !leftToMessage(name, value)));
 }
 
@@ -122,13 +134,13 @@ const MESSAGE_REFS: readonly (keyof JournalRefs)[] = ['inbox_id', 'thread_id'];
 
 function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): CompactLine {
   const aboutMessage = correspondentField(kind, refs) !== undefined;
-  const positions = REF_NAMES.map((name) => {
+  const positions = REF_POSITIONS.map((name) => {
     const value = aboutMessage && MESSAGE_REFS.includes(name) ? undefined : refs[name];
     return !value ? 0 : REF_PREFIXES[name] ? idBody(value) : value;
   });
   while (positions.length > 0 && positions[positions.length - 1] === 0) positions.pop();
   const line: CompactLine = { kind };
-  if (!isService(actor)) line.a = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, actor.key_id];
+  if (!isService(actor)) line.a = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, storedKeyId(actor.key_id)];
   if (positions.length > 0) line.r = positions;
   const stored = storedData(kind, refs, data);
   if (Object.keys(stored).length > 0) line.data = stored;
@@ -138,17 +150,18 @@ function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record
 /** A line as stored, its correspondent put back (MESSAGE_LINES); withMessageFacts puts back the rest. */
 function storedLine(id: string, raw: string): StoredLine {
   const { kind, a, r = [], data = {} } = JSON.parse(raw) as CompactLine;
-  const refs: JournalRefs = {};
+  const gathered: JournalRefs = {};
   r.forEach((value, i) => {
-    const refName = REF_NAMES[i]!;
-    if (value !== 0) refs[refName] = REF_PREFIXES[refName] ? `${REF_PREFIXES[refName]}_${value}` : value;
+    const refName = REF_POSITIONS[i]!;
+    if (value !== 0) gathered[refName] = REF_PREFIXES[refName] ? `${REF_PREFIXES[refName]}_${value}` : value;
   });
+  const refs = inOrder(gathered);
   const correspondent = correspondentField(kind, refs);
   if (correspondent && !(correspondent in data)) data[correspondent] = refs.contact ?? null;
   if (!a) return { id, at: iso(idTime(id)), kind, actor: { ...SERVICE_ACTOR }, refs, data };
   const [letter, name, keyId] = a;
   const actorKind = (Object.keys(ACTOR_KINDS) as ActorKind[]).find((k) => ACTOR_KINDS[k] === letter)!;
-  return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId ?? null }, refs, data };
+  return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId === undefined ? null : keyIdOf(keyId) }, refs, data };
 }
 
 /**
@@ -197,14 +210,13 @@ async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine
   const about = lines.filter((line): line is StoredLine => line !== null && correspondentField(line.kind, line.refs) !== undefined && !('subject' in line.data));
   if (!about.length) return;
   const pipeline = rt.redis.pipeline();
-  for (const line of about) pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject');
+  for (const line of about) pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject', 'test');
   const facts = await execAll<(string | null)[]>(pipeline);
   about.forEach((line, i) => {
-    const [inboxId, threadId, subject] = facts[i]!;
-    // Refs in their order (REF_NAMES), as a line that kept them reads.
-    const { message_id, ...others } = line.refs;
-    line.refs = { inbox_id: inboxId ?? undefined, thread_id: threadId ?? undefined, message_id, ...others };
+    const [inboxId, threadId, subject, test] = facts[i]!;
+    line.refs = inOrder({ ...line.refs, inbox_id: inboxId ?? undefined, thread_id: threadId ?? undefined });
     line.data.subject = subject ?? '';
+    if (test === '1') line.data.test = true;
   });
 }
 

@@ -95,6 +95,11 @@ t.test('a journal line about a message stores its subject nowhere and its corres
     [`Réception du message de « ${writer} » : « Devis « urgent » »`, writer],
   ]);
   t.same(await texts({ message_id: sent.body.message.id }), [[`Mise en file du message « Proposition » pour ${sent.body.message.to}`, sent.body.message.to]]);
+  const trial = await send(svc, own, { to: own.address, subject: 'Essai', text: 'Bonjour', test: true });
+  t.equal(trial.status, 200, JSON.stringify(trial.body));
+  const trialLine = (await svc.rt.redis.hvals(spaceKeys(own.spaceId).journal)).find((line) => line.includes(trial.body.message.id.slice(4)))!;
+  t.notMatch(trialLine, /"test"|Essai|key_/, `a test send's line leaves the flag to its message, its key id without prefix: ${trialLine}`);
+  t.same(await texts({ message_id: trial.body.message.id }), [[`Mise en file du message de test « Essai » pour ${own.address}`, own.address]]);
   // The inbox a restricted key's reach is judged by is the message's, put back before the judgement.
   const reader = await svc.key(own.apiKey, { name: 'lecture-boite', permissions: ['read'], inbox_ids: [own.inboxId] });
   const seen = await svc.call(reader.apiKey, 'list_events', { contact: writer });
