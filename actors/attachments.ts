@@ -172,8 +172,11 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
   for (const spaceId of await rt.ports.blobs.spaces()) {
     const old = (await rt.ports.blobs.list(spaceId)).filter((blob) => blob.writtenAt < before);
     if (!old.length) continue;
-    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...old.map((blob) => blobSetMember(hashOfBlob(blob.key))));
-    const orphans = old.filter((_, i) => pointed[i] !== 1).map((blob) => blob.key);
+    // Asked in both forms: a set written before its members were base64url (session 16) holds hex ones,
+    // and a blob the sweep takes for an orphan is gone for good.
+    const hashes = old.map((blob) => hashOfBlob(blob.key));
+    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...hashes.map(blobSetMember), ...hashes);
+    const orphans = old.filter((_, i) => pointed[i] !== 1 && pointed[hashes.length + i] !== 1).map((blob) => blob.key);
     await rt.ports.blobs.remove(orphans);
     removed += orphans.length;
   }

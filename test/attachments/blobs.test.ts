@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { receiveInbound } from '../../actors/inbound.js';
 import { SWEEP_GRACE_MS, sweepOrphanBlobs } from '../../actors/attachments.js';
-import { blobKey, sha256Of } from '../../src/blobs/store.js';
+import { blobKey, blobSetMember, sha256Of } from '../../src/blobs/store.js';
 import { ManualClock } from '../../src/clock.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -60,6 +60,10 @@ t.test('a worker killed between the blob write and the Redis write: no record, a
 
   t.equal(await sweepOrphanBlobs(svc.rt), 0, 'a fresh orphan is left alone: its record may be on its way');
   clock.advance(SWEEP_GRACE_MS + 60_000);
+  // The CSV's member written in hex, as a set did before its members were base64url: still pointed to.
+  const csv = sha256Of(Buffer.from('a;b\n'));
+  t.equal(await svc.rt.redis.srem(spaceKeys(s.spaceId).blobs, blobSetMember(csv)), 1, 'the set names the CSV in base64url');
+  await svc.rt.redis.sadd(spaceKeys(s.spaceId).blobs, csv);
   t.equal(await sweepOrphanBlobs(svc.rt), 1, 'past the grace period the orphan goes');
   t.equal(await svc.rt.ports.blobs.get(orphanKey), null);
   const message = await svc.call(s.apiKey, 'get_message', { message_id: kept.message_id });
