@@ -101,7 +101,7 @@ interface Found {
  * below 10^-13 at 10^8 messages. Its value is the message's and the thread's id bodies (threadOfEntry).
  */
 const messageIdEntry = (inboxId: string, header: string): string => createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
-/** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-17 writes it). */
+/** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-18 writes it). */
 const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.slice(ID_BODY_CHARS)}`;
 
 /**

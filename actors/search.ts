@@ -22,7 +22,7 @@ export function indexing(spaceId: string, inboxId: string, threadId: string, mes
   const keys = spaceKeys(spaceId);
   const words = messageWords(message);
   return {
-    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
+    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchOnce: keys.searchOnce, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
     words: words.join(' '),
     wordKeys: words.map(keys.searchWord),
   };
@@ -288,19 +288,26 @@ async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, t
     if (!whole) floor = Math.max(floor, read.at(0));
     return read;
   };
-  const wordKeys = words.map(keys.searchWord);
+  // A word's posting, or the only number of a word of one document (lua/includes/indexMessage.lua): both asked, one answers.
+  const readWord = (pipeline: ReturnType<Runtime['redis']['pipeline']>, word: string) => {
+    readPosting(pipeline, keys.searchWord(word));
+    pipeline.hgetBuffer(keys.searchOnce, word);
+  };
+  const wordPosting = (replies: unknown[], at: number, word: string): Posting =>
+    posting(((replies[at] as Buffer | null)?.length ? replies[at] : replies[at + 1]) as Buffer | null, keys.searchWord(word));
   const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
   const first = rt.redis.pipeline();
   first.zrangebylex(keys.searchWords, `[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]), 'LIMIT', 0, COMPLETIONS_MAX);
-  for (const key of [...wordKeys, ...inboxKeys]) readPosting(first, key);
+  for (const word of words) readWord(first, word);
+  for (const key of inboxKeys) readPosting(first, key);
   const [completions, ...postings] = await execAll<unknown>(first);
-  const exact = wordKeys.map((key, i) => new Term([posting(postings[i] as Buffer | null, key)]));
-  const inboxes = request.inboxIds ? [new Term(inboxKeys.map((key, i) => posting(postings[words.length + i] as Buffer | null, key)))] : [];
+  const exact = words.map((word, i) => new Term([wordPosting(postings, 2 * i, word)]));
+  const inboxes = request.inboxIds ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))] : [];
   if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
-  const completionKeys = (completions as string[]).map(keys.searchWord);
   const second = rt.redis.pipeline();
-  for (const key of completionKeys) readPosting(second, key);
-  const completed = new Term((await execAll<Buffer | null>(second)).map((bytes, i) => posting(bytes, completionKeys[i]!)));
+  for (const word of completions as string[]) readWord(second, word);
+  const completedReplies = await execAll<unknown>(second);
+  const completed = new Term((completions as string[]).map((word, i) => wordPosting(completedReplies, 2 * i, word)));
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 

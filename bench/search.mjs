@@ -2,7 +2,7 @@
 // everything it starts, it stops. A space of MESSAGES received messages (three inboxes, 3,000
 // correspondents, threads of a few messages, bodies of 40 to 150 words drawn from a 20,000-word
 // vocabulary with Zipf frequencies, one in three carrying a 5-digit number) is stored through the
-// inbound store script (lua/message/receiveInbound-17.lua, which indexes each message), then
+// inbound store script (lua/message/receiveInbound-18.lua, which indexes each message), then
 // search_threads answers QUERIES queries of six kinds, called as the front ends call it (the tool's
 // handler, no HTTP), one at a time. Prints a markdown table: p50/p99 per kind and overall, and the
 // index's Redis memory per message (MEMORY USAGE of every index key, SAMPLES 0).

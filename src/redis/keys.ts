@@ -168,6 +168,8 @@ function keysOf(spaceId: string) {
     searchWords: `${tag}:s:words`,
     /** string: the document numbers (3 bytes each, big-endian, ascending) of the messages holding a word. */
     searchWord: (word: string) => `${tag}:s:w:${word}`,
+    /** hash: word -> its only document number (3 bytes), for a word of one document (no searchWord key yet). */
+    searchOnce: `${tag}:s:once`,
     /** string: the same for the messages of an inbox (a restricted key searches only its inboxes). */
     searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
     /** string: the same for a thread's messages past the first 8, which its hash's `docs` holds (lua/includes/indexMessage.lua). */

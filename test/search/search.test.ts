@@ -67,6 +67,21 @@ t.test('the last word is a prefix; the others are whole words', async (t) => {
   t.same(await threadsFound('hangar du'), [quote.thread_id], 'a stop word beside other words is left out');
 });
 
+t.test('a word of one document is a field of s:once, found whole and as a prefix; its second document gives it a posting of its own', async (t) => {
+  const keys = spaceKeys(s.spaceId);
+  const first = (await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare'), 'Xylophagegamma', 'Bonjour')))!;
+  t.equal((await svc.rt.redis.hgetBuffer(keys.searchOnce, 'xylophagegamma'))?.length, 3, 'its number in s:once');
+  t.equal(await svc.rt.redis.exists(keys.searchWord('xylophagegamma')), 0, 'no key of its own');
+  t.same(await threadsFound('xylophagegamma'), [first.thread_id], 'found as a whole word');
+  t.same(await threadsFound('xylophag'), [first.thread_id], 'found as a prefix');
+  t.same(await threadsFound('xylophagegamma bonjour'), [first.thread_id], 'beside a word of many documents');
+  const second = (await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare-2'), 'Encore xylophagegamma', 'Salut')))!;
+  t.equal(await svc.rt.redis.hexists(keys.searchOnce, 'xylophagegamma'), 0, 'moved out of s:once');
+  t.equal(await svc.rt.redis.strlen(keys.searchWord('xylophagegamma')), 6, 'a posting of its two numbers');
+  t.same(await threadsFound('xylophagegamma'), [second.thread_id, first.thread_id], 'both, newest first');
+  t.same(await threadsFound('xylophag'), [second.thread_id, first.thread_id]);
+});
+
 t.test('a sent message and a draft are found by their subject, recipient and text', async (t) => {
   const to = recipient('paul');
   const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to, to_name: 'Paul Lefèvre', subject: 'Rendez-vous jeudi', text: 'Je confirme notre réunion à Lyon.' });
@@ -170,9 +185,11 @@ t.test('the index is erased with the space', async (t) => {
   const human = recipient('humain');
   const space = await sender(svc, { human });
   await receiveInbound(svc.rt, space.spaceId, { id: space.inboxId, address: space.address }, mail(recipient('adieu'), 'Dernier message', 'Avant la fermeture.'));
+  await receiveInbound(svc.rt, space.spaceId, { id: space.inboxId, address: space.address }, mail(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'));
   const keys = spaceKeys(space.spaceId);
-  const indexed = async () => (await svc.rt.redis.exists(keys.searchDocs, keys.searchWords, keys.searchWord('fermeture'), keys.searchInbox(space.inboxId)));
-  t.equal(await indexed(), 4);
+  // A word of two documents has its own posting; the words of one, fields of s:once.
+  const indexed = async () => (await svc.rt.redis.exists(keys.searchDocs, keys.searchWords, keys.searchOnce, keys.searchWord('fermeture'), keys.searchInbox(space.inboxId)));
+  t.equal(await indexed(), 5);
   await svc.call(space.apiKey, 'close_space', {});
   const confirmed = await svc.call(space.apiKey, 'close_space', { confirmation_code: await lastCode(svc, human) });
   t.equal(confirmed.status, 200, JSON.stringify(confirmed.body));

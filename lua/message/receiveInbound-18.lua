@@ -20,9 +20,10 @@
   KEYS[13] attachments    hash attachment id -> message id of the received files (forwarding)
   KEYS[14] searchDocs     string of the search index's document records
   KEYS[15] searchWords    sorted set of the indexed words
-  KEYS[16] searchInbox    string: the inbox's document numbers
-  KEYS[17] searchThread   string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[18 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
+  KEYS[16] searchOnce     hash word -> its only document number, for a word of one document (indexMessage)
+  KEYS[17] searchInbox    string: the inbox's document numbers
+  KEYS[18] searchThread   string: the thread's document numbers once past its hash's `docs` (indexMessage)
+  KEYS[19 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)             ARGV[2] now, ISO 8601
   ARGV[3] message id           ARGV[4] thread id
   ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
@@ -93,7 +94,7 @@ end
 if #changes > 0 then redis.call('HSET', KEYS[3], unpack(changes)) end
 fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)
-indexMessage({ docs = KEYS[14], words = KEYS[15], inbox = KEYS[16], thread = KEYS[3], threadPosting = KEYS[17] }, messageId, threadId, ARGV[#ARGV], 18)
+indexMessage({ docs = KEYS[14], words = KEYS[15], once = KEYS[16], inbox = KEYS[17], thread = KEYS[3], threadPosting = KEYS[18] }, messageId, threadId, ARGV[#ARGV], 19)
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], threadId) end
 appendJournal(KEYS[9], KEYS[10], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[8], ARGV[12])

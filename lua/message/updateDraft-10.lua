@@ -13,9 +13,10 @@
   KEYS[5] blobs            set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[6] searchDocs       string of the search index's document records
   KEYS[7] searchWords      sorted set of the indexed words
-  KEYS[8] searchInbox      string: the inbox's document numbers
-  KEYS[9] searchThread     string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[10 ..] searchWord   string: the document numbers of each word of ARGV[8], in its order
+  KEYS[8] searchOnce       hash word -> its only document number, for a word of one document (indexMessage)
+  KEYS[9] searchInbox      string: the inbox's document numbers
+  KEYS[10] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
+  KEYS[11 ..] searchWord   string: the document numbers of each word of ARGV[8], in its order
   ARGV[1] the revision the caller read
   ARGV[2] changed fields JSON: subject, text, html, attachments (string values; only those that change)
   ARGV[3] journal line id
@@ -45,7 +46,7 @@ if changes.subject and redis.call('HGET', KEYS[2], 'message_count') == '1' then 
 redis.call('HINCRBY', KEYS[1], 'revision', 1)
 for sha in string.gmatch(ARGV[6], '%S+') do redis.call('SADD', KEYS[5], sha) end
 if ARGV[7] == '1' then
-  indexMessage({ docs = KEYS[6], words = KEYS[7], inbox = KEYS[8], thread = KEYS[2], threadPosting = KEYS[9] }, ARGV[9], message.thread_id, ARGV[8], 10)
+  indexMessage({ docs = KEYS[6], words = KEYS[7], once = KEYS[8], inbox = KEYS[9], thread = KEYS[2], threadPosting = KEYS[10] }, ARGV[9], message.thread_id, ARGV[8], 11)
 end
 appendJournal(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
 return cjson.encode({ message = hashToTable(KEYS[1]) })

@@ -32,9 +32,10 @@
   KEYS[21] blobs           set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[22] searchDocs      string of the search index's document records
   KEYS[23] searchWords     sorted set of the indexed words
-  KEYS[24] searchInbox     string: the inbox's document numbers
-  KEYS[25] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[26 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
+  KEYS[24] searchOnce      hash word -> its only document number, for a word of one document (indexMessage)
+  KEYS[25] searchInbox     string: the inbox's document numbers
+  KEYS[26] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
+  KEYS[27 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
   ARGV[1] now (ms)            ARGV[2] now, ISO 8601        ARGV[3] today (Paris day)
   ARGV[4] mode: first|reply   ARGV[5] message id           ARGV[6] thread id
   ARGV[7] key id              ARGV[8] key daily cap (0: none)
@@ -135,7 +136,7 @@ if answering then redis.call('HSET', KEYS[12], 'any_time', '1') end
 for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[21], sha) end
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threads = KEYS[15] }
 local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) }, loopEntries)
-indexMessage({ docs = KEYS[22], words = KEYS[23], inbox = KEYS[24], thread = KEYS[13], threadPosting = KEYS[25] }, id, threadId, ARGV[#ARGV], 26)
+indexMessage({ docs = KEYS[22], words = KEYS[23], once = KEYS[24], inbox = KEYS[25], thread = KEYS[13], threadPosting = KEYS[26] }, id, threadId, ARGV[#ARGV], 27)
 -- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
 if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
 elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
