@@ -85,10 +85,10 @@ const scriptStats = /cmdstat_evalsha:calls=(\d+),usec=\d+,usec_per_call=([\d.]+)
 // The index's memory: every key under the space's `s:` prefix.
 let indexBytes = 0;
 let indexKeys = 0;
-const kinds = { docs: 0, words: 0, 'word postings': 0, 'inbox postings': 0, 'thread postings': 0 };
+const kinds = { docs: 0, words: 0, 'word postings': 0, 'words of one document': 0, 'inbox postings': 0, 'thread postings': 0 };
 const keys = spaceKeys(space.space_id);
 const kindOf = (key) =>
-  key === keys.searchDocs ? 'docs' : key === keys.searchWords ? 'words' : key.startsWith(`${spaceTag(space.space_id)}:s:w:`) ? 'word postings' : key.startsWith(`${spaceTag(space.space_id)}:s:i:`) ? 'inbox postings' : 'thread postings';
+  key === keys.searchDocs ? 'docs' : key === keys.searchWords ? 'words' : key === keys.searchOnce ? 'words of one document' : key.startsWith(`${spaceTag(space.space_id)}:s:w:`) ? 'word postings' : key.startsWith(`${spaceTag(space.space_id)}:s:i:`) ? 'inbox postings' : 'thread postings';
 let cursor = '0';
 do {
   const [after, found] = await rt.redis.scan(cursor, 'MATCH', `${spaceTag(space.space_id)}:s:*`, 'COUNT', 2000);
