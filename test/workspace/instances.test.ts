@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { spaceKeys } from '../../src/redis/keys.js';
+import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { ManualClock } from '../../src/clock.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { otherFrontEnd, type FrontEnd } from '../helpers/front-end.js';
@@ -103,7 +103,10 @@ t.test('64 waits across two front ends; the 65th, and a third on one instance, g
   }
   const hold = async (on: FrontEnd | TestService, key: string, id: string) => on.call(key, 'workspace_events', { instance_id: id, after_sequence: 0 });
   const held = instances.slice(0, 32).flatMap(({ key, id }, i) => [hold(i % 2 ? other : svc, key, id), hold(i % 2 ? svc : other, key, id)]);
-  await new Promise((r) => setTimeout(r, 500));
+  // Every wait holds its place before the 65th asks: a fixed pause was too short on a loaded Cluster.
+  const serviceWaits = globalKeys.workspaceWaits(svc.rt.config.workspace.index);
+  for (let tries = 0; (await svc.rt.redis.zcard(serviceWaits)) < 64 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
+  t.equal(await svc.rt.redis.zcard(serviceWaits), 64, 'the 64 waits hold their places');
   const third = await svc.call(instances[0]!.key, 'workspace_events', { instance_id: instances[0]!.id, after_sequence: 0 });
   t.equal(codeOf(third), 'workspace_busy', 'a third wait on one instance');
   t.equal(third.status, 429);
