@@ -201,8 +201,10 @@ t.test('a forged DKIM signature is recorded as failing', async (t) => {
   t.match(message.body.headers.authentication, { dkim: [{ domain: 'expediteur.test', result: 'fail' }] });
   // Kept by position (actors/records.ts storedAuthResults), read back the same by get_message and the events.
   const stored = await svc.rt.redis.hmget(spaceKeys(s.spaceId).message(message.body.id), 'auth_results', 'received_at');
-  t.match(stored, [/^\["[a-z]+","[a-z]+","[a-z]+",\[\["expediteur\.test","sel","fail"\]\]/, null], 'verdicts by position; the reception is the id’s time, left out');
-  t.equal(message.body.received_at, message.body.created_at);
+  t.match(stored[0], /^\["[a-z]+","[a-z]+","[a-z]+",\[\["expediteur\.test","sel","fail"\]\]/, 'verdicts by position');
+  // The reception is read from the clock just before the id is drawn: left out when it is the id's time (nearly always).
+  t.not(stored[1], message.body.created_at, 'the reception is never stored when it is the id’s time');
+  t.equal(message.body.received_at, stored[1] ?? message.body.created_at);
   const feed = await svc.call(s.apiKey, 'event_feed', {});
   const received = feed.body.events.find((e: { type: string }) => e.type === 'mail.message.received');
   t.same([received.data.authentication, received.data.received_at], [message.body.headers.authentication, message.body.received_at]);
