@@ -71,7 +71,7 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
   const ids = threads.flat();
   for (const id of ids) messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id');
   const fields = (await execAll<(string | null)[]>(messages)).map(([status, sentAt, receivedAt, autoReply, campaignId], i) => ({
-    direction: status && directionOf(status), sentAt, receivedAt: receivedAtOf(ids[i]!, status ?? null, receivedAt ?? null) || null, autoReply, campaignId,
+    direction: directionOf(status), sentAt, receivedAt: receivedAtOf(ids[i]!, status, receivedAt) || null, autoReply, campaignId,
   }) as ThreadMessage);
 
   const total = zeros();

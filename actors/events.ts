@@ -144,7 +144,7 @@ function filledData({ kind, message_id: messageId }: MessageFill, m: Filled): Re
   if (kind === 'outbound') return { from: m.from, to: m.to, subject: m.subject, text, test: m.test === '1', metadata: json(m.metadata) };
   return {
     from: m.from || null, from_name: m.from_name || null, to: m.to, subject: m.subject, text, reply_text: replyText(m.text).slice(0, EVENT_TEXT_MAX),
-    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: receivedAtOf(messageId, 'received', m.received_at || null),
+    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: receivedAtOf(messageId, 'received', m.received_at),
     authentication: authResultsOf(m.auth_results, m.from), attachments: attachmentsOf(m),
   };
 }

@@ -73,7 +73,7 @@ interface Answered {
 const ANSWER_FIELDS = ['status', 'subject', 'sent_at', 'metadata'] as const;
 
 /** Whether the status an ANSWER_FIELDS read begins with is an outbound message's. */
-const isOutbound = ([status]: (string | null)[]): boolean => typeof status === 'string' && directionOf(status) === 'outbound';
+const isOutbound = ([status]: (string | null)[]): boolean => directionOf(status) === 'outbound';
 
 /** The answered message from its ANSWER_FIELDS; null when it is not an outbound one. */
 function answerOf(id: string, fields: (string | null)[]): Answered | null {

@@ -82,11 +82,13 @@ const MESSAGE_DEFAULTS: Record<string, string> = messageDefaults();
 /** The Message-ID header the service gives a message it sends: its id at its inbox's domain. */
 export const outboundMessageIdHeader = (messageId: string, domain: string): string => `<${messageId}@${domain}>`;
 
-/** When a message was received, as its hash keeps it or, left out, its id's time for a received message ('' for another). */
-export const receivedAtOf = (id: string, status: string | null, stored: string | null): string => stored ?? (status === 'received' ? iso(idTime(id)) : '');
+/** When a message was received, as its hash keeps it or, left out ('' or none), its id's time for a received message ('' for another). */
+export const receivedAtOf = (id: string, status: string | null | undefined, stored: string | null | undefined): string =>
+  stored || (status === 'received' ? iso(idTime(id)) : '');
 
-/** A message's direction, which its status tells: only a received message is inbound. */
-export const directionOf = (status: string): StoredMessage['direction'] => (status === 'received' ? 'inbound' : 'outbound');
+/** A message's direction, which its status tells (only a received message is inbound); null without a status: no such message. */
+export const directionOf = (status: string | null | undefined): StoredMessage['direction'] | null =>
+  !status ? null : status === 'received' ? 'inbound' : 'outbound';
 
 /**
  * What a message field is when its hash leaves it out: besides the defaults, the fields its id, status
@@ -96,11 +98,11 @@ export const directionOf = (status: string): StoredMessage['direction'] => (stat
  * domain, nor a received message's received_at when it is the id's time: together 160 bytes of a sent
  * message's hash, 125 of a received one's (BENCHMARKS.md, "Redis memory per message").
  */
-function impliedMessageField(message: Pick<StoredMessage, 'id' | 'status' | 'direction' | 'from'>, name: keyof StoredMessage): string | undefined {
-  if (name === 'direction') return directionOf(message.status);
+function impliedMessageField(message: Pick<StoredMessage, 'id' | 'status' | 'from'>, name: keyof StoredMessage): string | undefined {
+  if (name === 'direction') return directionOf(message.status) ?? undefined;
   if (name === 'created_at') return iso(idTime(message.id));
   if (name === 'received_at') return receivedAtOf(message.id, message.status, null);
-  if (name === 'message_id_header') return message.direction === 'outbound' ? outboundMessageIdHeader(message.id, message.from.slice(message.from.lastIndexOf('@') + 1)) : '';
+  if (name === 'message_id_header') return directionOf(message.status) === 'outbound' ? outboundMessageIdHeader(message.id, message.from.slice(message.from.lastIndexOf('@') + 1)) : '';
   return MESSAGE_DEFAULTS[name];
 }
 
@@ -108,12 +110,12 @@ function impliedMessageField(message: Pick<StoredMessage, 'id' | 'status' | 'dir
 export const MESSAGE_ID_HEADER_FIELDS = ['message_id_header', 'status', 'from'] as const;
 /** A message's Message-ID header from its MESSAGE_ID_HEADER_FIELDS, what the hash holds or, when it leaves it out, implies. */
 export const messageIdHeaderOf = (id: string, [stored, status, from]: (string | null)[]): string =>
-  stored ?? impliedMessageField({ id, status: status as MessageStatus, direction: directionOf(status ?? ''), from: from ?? '' }, 'message_id_header')!;
+  stored ?? impliedMessageField({ id, status: status as MessageStatus, from: from ?? '' }, 'message_id_header')!;
 
 /** A message as its hash was read, under the id that keys it: the fields the hash leaves out filled in. */
 function completeMessage(id: string, message: StoredMessage): StoredMessage {
   message.id = id;
-  message.direction ??= directionOf(message.status);
+  message.direction ??= directionOf(message.status)!;
   message.created_at ??= impliedMessageField(message, 'created_at')!;
   message.received_at ??= impliedMessageField(message, 'received_at')!;
   message.message_id_header ??= impliedMessageField(message, 'message_id_header')!;

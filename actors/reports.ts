@@ -32,7 +32,7 @@ async function outboundTarget(rt: Runtime, spaceId: string, messageId: string): 
   const [status, to, toName, inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(
     spaceKeys(spaceId).message(messageId), 'status', 'to', 'to_name', 'inbox_id', 'thread_id', 'metadata', 'campaign_id',
   );
-  if (!status || directionOf(status) !== 'outbound' || !to || !inboxId || !threadId) return null;
+  if (directionOf(status) !== 'outbound' || !to || !inboxId || !threadId) return null;
   return { to, to_name: toName ?? '', inbox_id: inboxId, thread_id: threadId, metadata: metadata ? (JSON.parse(metadata) as unknown) : null, campaign_id: campaignId ?? '' };
 }
 

@@ -21,10 +21,10 @@
 --- @include "appendJournal"
 --- @include "appendEvent"
 --- @include "replayedLine"
+--- @include "outboundStatus"
 if replayedLine(KEYS[4], ARGV[4]) then return cjson.encode({ changed = true }) end
--- No status: no such message; `received`: an inbound one (the hash keeps no direction, its status tells it).
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status or status == 'received' then return refuse('not_found') end
+local status = outboundStatus(KEYS[1])
+if not status then return refuse('not_found') end
 if status == 'bounced' then return cjson.encode({ changed = false }) end
 redis.call('HSET', KEYS[1], 'status', 'bounced', 'status_code', ARGV[1])
 if ARGV[2] == '1' then redis.call('HINCRBY', KEYS[2], 'bounced:' .. ARGV[3], 1) end

@@ -10,10 +10,10 @@
   Events: none (the suppression writes mail.contact.complained).
 ]]
 --- @include "refuse"
--- No status: no such message; `received`: an inbound one (the hash keeps no direction, its status tells it).
-local current = redis.call('HMGET', KEYS[1], 'status', 'complained_at')
-if not current[1] or current[1] == 'received' then return refuse('not_found') end
-if current[2] and current[2] ~= '' then return cjson.encode({ counted = false }) end
+--- @include "outboundStatus"
+if not outboundStatus(KEYS[1]) then return refuse('not_found') end
+local complainedAt = redis.call('HGET', KEYS[1], 'complained_at')
+if complainedAt and complainedAt ~= '' then return cjson.encode({ counted = false }) end
 redis.call('HSET', KEYS[1], 'complained_at', ARGV[2])
 redis.call('HINCRBY', KEYS[2], 'complained:' .. ARGV[1], 1)
 return cjson.encode({ counted = true })

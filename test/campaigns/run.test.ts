@@ -94,7 +94,7 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
     const messages: Sent[] = [];
     for (const id of ids) {
       const [inbox, at, status, campaign] = await svc.rt.redis.hmget(keys.message(id), 'inbox_id', 'sent_at', 'status', 'campaign_id');
-      messages.push({ id, inbox: inbox!, at: at ? Date.parse(at) : 0, status: status!, campaign: campaign!, direction: directionOf(status!) });
+      messages.push({ id, inbox: inbox!, at: at ? Date.parse(at) : 0, status: status!, campaign: campaign!, direction: directionOf(status)! });
     }
     byContact.set(email, messages.filter((m) => m.direction === 'outbound'));
   }

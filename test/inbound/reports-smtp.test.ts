@@ -101,6 +101,33 @@ t.test('a complaint suppresses the address and emits mail.contact.complained', a
   t.match(complained.data, { address: to, reason: 'complaint' });
 });
 
+t.test('a DSN or a complaint naming a received message changes nothing; the scripts refuse it not_found', async (t) => {
+  const s = await sender(svc);
+  const from = recipient('ecrit');
+  await inbound.send({ from, to: s.address, subject: 'Une question', text: 'Bonjour' });
+  const received = (await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items[0];
+  const messageId = (await svc.call(s.apiKey, 'get_thread', { thread_id: received.id })).body.messages[0].id as string;
+  const keys = spaceKeys(s.spaceId);
+  const before = await svc.rt.redis.hgetall(keys.message(messageId));
+  for (const raw of [dsn(from, '5.1.1'), arf(from)]) {
+    await inbound.send({ envelope: { from: '', to: verpReturnPath(s.spaceId, messageId, s.domain) }, raw }).catch(() => null);
+  }
+  t.same(await svc.rt.redis.hgetall(keys.message(messageId)), before, 'the received message is as it was');
+  t.equal(await svc.rt.redis.hget(keys.suppressions, from), null, 'its sender is not suppressed');
+  t.same(await events(s, 'mail.message.bounced'), []);
+  t.same(await events(s, 'mail.contact.complained'), []);
+  const day = parisDay(Date.now());
+  const complaint = svc.rt.scripts.run('message/recordComplaint', { message: keys.message(messageId), inboxSlots: keys.inboxSlots(s.inboxId) }, [day, new Date().toISOString()]);
+  await t.rejects(complaint, { code: 'not_found' }, 'recordComplaint: an inbound message is none of ours');
+  const bounce = svc.rt.scripts.run(
+    'message/recordBounce',
+    { message: keys.message(messageId), inboxSlots: keys.inboxSlots(s.inboxId), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
+    ['recipient_unknown', '1', day, '', '', '[]', ''],
+  );
+  await t.rejects(bounce, { code: 'not_found' }, 'recordBounce: the same');
+  t.same(await svc.rt.redis.hgetall(keys.message(messageId)), before);
+});
+
 t.test('the mailto unsubscribe address works like the one-click link, in any case, and in its first form', async (t) => {
   const s = await sender(svc);
   const to = recipient();
