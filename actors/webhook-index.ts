@@ -4,7 +4,8 @@
  *  - every script that appended events wakes its space (src/redis/scripts.ts calls wakeSpace after it,
  *    wired by the composition root, src/cli/compose.ts);
  *  - a worker claims due spaces for a lease (score = lease end = the claim's token), delivers, then
- *    settles: due again at a retry time, at once if events came meanwhile (the dirty mark), else out;
+ *    settles: due again at a retry time, at once if events came meanwhile (the dirty mark) or a webhook was
+ *    declared meanwhile (whatever the old declaration's retry time), else out;
  *  - a worker that dies never settles: the lease ends and another worker claims the space, whose
  *    unacknowledged stream entries are still pending in its consumer group;
  *  - a sweeper repairs a wake lost between a script and its wake (a process killed in between).
@@ -36,7 +37,7 @@ export async function forgetSpace(rt: Runtime, spaceId: string): Promise<void> {
   const { due, dirty, claims } = shardKeys(rt, shard);
   await rt.redis.srem(globalKeys.webhookSpaces(rt.config.webhookIndex, shard), spaceId);
   await rt.redis.zrem(due, spaceId);
-  await rt.redis.srem(dirty, spaceId);
+  await rt.redis.srem(dirty, spaceId, `${spaceId} now`);
   await rt.redis.hdel(claims, spaceId);
 }
 

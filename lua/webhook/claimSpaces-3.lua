@@ -3,7 +3,7 @@
   lease, which is the claim's token. A worker that dies never settles: its spaces come due again when
   the lease ends and another worker takes them, with their unacknowledged entries.
   KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
-  KEYS[2] dirty   set of spaces with new events since their claim
+  KEYS[2] dirty   set of spaces with new events since their claim; `<space id> now` for a declaration
   KEYS[3] claims  hash space id -> token of the claim holding it
   ARGV[1] now (ms)
   ARGV[2] lease (ms)
@@ -17,7 +17,7 @@ local token = string.format('%.0f', now + tonumber(ARGV[2]))
 local spaces = redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[3]))
 for _, space in ipairs(spaces) do
   redis.call('ZADD', KEYS[1], token, space)
-  redis.call('SREM', KEYS[2], space)
+  redis.call('SREM', KEYS[2], space, space .. ' now')
   redis.call('HSET', KEYS[3], space, token)
 end
 return cjson.encode({ spaces = spaces, token = token })

@@ -1,10 +1,11 @@
 --[[
   Wakes the webhook delivery of a space that just appended events (actors/webhook-index.ts). Held by a
-  worker: marked dirty, so settling it does not drop the new events. Otherwise due now when absent; a
-  space waiting for a retry keeps its time, unless `now` is asked (a new declaration: its first event
-  goes at once).
+  worker: marked dirty, so settling it does not drop the new events, and for `now` also marked
+  `<space id> now`, so settling it at a retry time of the old declaration does not hold the new one
+  back. Otherwise due now when absent; a space waiting for a retry keeps its time, unless `now` is
+  asked (a new declaration: its first event goes at once).
   KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
-  KEYS[2] dirty   set of spaces with new events since their claim
+  KEYS[2] dirty   set of spaces with new events since their claim; `<space id> now` for a declaration
   KEYS[3] claims  hash space id -> token of the claim holding it
   ARGV[1] space id
   ARGV[2] now (ms)
@@ -14,6 +15,7 @@
 ]]
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
   redis.call('SADD', KEYS[2], ARGV[1])
+  if ARGV[3] == 'now' then redis.call('SADD', KEYS[2], ARGV[1] .. ' now') end
 elseif ARGV[3] == 'now' then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 else

@@ -251,7 +251,10 @@ export const globalKeys = {
    * under the index name WEBHOOK_INDEX (`wh`): processes sharing a name deliver each other's spaces.
    */
   webhookDue: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:due`,
-  /** set: claimed spaces that got new events since their claim: due again at once when settled. */
+  /**
+   * set: claimed spaces that got new events since their claim: due again at once when settled; `<space id>
+   * now` for one whose webhook was declared meanwhile: at once even when the claim ends on a retry time.
+   */
   webhookDirty: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:dirty`,
   /** hash: space id -> token (lease end, ms) of the worker's claim holding it. */
   webhookClaims: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:claims`,

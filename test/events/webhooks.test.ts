@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
 import { ManualClock } from '../../src/clock.js';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { sweepWebhooks, webhookShard } from '../../actors/webhook-index.js';
+import { claimSpaces, settleSpace, sweepWebhooks, wakeSpace, webhookShard } from '../../actors/webhook-index.js';
 import { startWebhookWorker } from '../../src/webhooks/worker.js';
 import { streamEnvelopes } from '../helpers/events.js';
 import { send, sender } from '../helpers/outbound.js';
@@ -216,4 +216,34 @@ t.test('a replacement gets a new secret and, at once, what the old address had n
     t.ok(verify(replaced.body.secret, r), 'signed with the new secret');
     t.throws(() => verify(oldSecret, r), 'not with the old one');
   }
+});
+
+t.test("a declaration during a claim that ends on the old address's retry time: due at once all the same", async (t) => {
+  // No worker on this service's index: the claim, the declaration's wake and the settling are ordered here.
+  const clock = new ManualClock(Date.now());
+  const quiet = await startService({ clock, env });
+  const due = async (spaceId: string) => Number(await quiet.rt.redis.zscore(globalKeys.webhookDue(quiet.rt.config.webhookIndex, webhookShard(spaceId)), spaceId));
+  const claimed = async (spaceId: string) => {
+    await wakeSpace(quiet.rt, spaceId);
+    const claim = await claimSpaces(quiet.rt, webhookShard(spaceId), 10);
+    t.ok(claim.spaces.includes(spaceId));
+    return claim.token;
+  };
+  const inAnHour = () => clock.now() + 3_600_000;
+
+  const declared = `spc_${randomBytes(10).toString('hex')}`;
+  const token = await claimed(declared);
+  await wakeSpace(quiet.rt, declared, 'now');
+  await settleSpace(quiet.rt, declared, token, inAnHour());
+  t.equal(await due(declared), clock.now(), 'the new declaration goes at once');
+
+  const evented = `spc_${randomBytes(10).toString('hex')}`;
+  const again = await claimed(evented);
+  await wakeSpace(quiet.rt, evented);
+  await settleSpace(quiet.rt, evented, again, inAnHour());
+  t.equal(await due(evented), inAnHour(), 'a new event waits behind the retry of the oldest one');
+
+  const next = await claimed(declared);
+  await settleSpace(quiet.rt, declared, next, inAnHour());
+  t.equal(await due(declared), inAnHour(), 'the mark of a declaration is spent by the claim that follows');
 });

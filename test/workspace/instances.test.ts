@@ -94,29 +94,32 @@ t.test('a wait is woken by a navigation made on another front end in another pro
 });
 
 t.test('64 waits across two front ends; the 65th, and a third on one instance, get workspace_busy', async (t) => {
-  const other = await otherFrontEnd(env);
-  const { apiKey } = await svc.space();
-  const spaces = await Promise.all(Array.from({ length: 4 }, () => svc.space()));
+  // Waits that outlast the test: ones that ended (after WAIT_MS on a loaded machine) would give their places back.
+  const patientEnv = { WORKSPACE_WAIT_MS: '120000', WORKSPACE_INDEX: `ws-${randomBytes(4).toString('hex')}` };
+  const patient = await startService({ env: { ...patientEnv, MAILBOX_MASTER_KEY: MASTER_KEY } });
+  const other = await otherFrontEnd(patientEnv);
+  const { apiKey } = await patient.space();
+  const spaces = await Promise.all(Array.from({ length: 4 }, () => patient.space()));
   const instances: { key: string; id: string }[] = [];
   for (const space of [{ apiKey }, ...spaces]) {
-    for (let i = 0; i < 7; i++) instances.push({ key: space.apiKey, id: await open(space.apiKey) });
+    for (let i = 0; i < 7; i++) instances.push({ key: space.apiKey, id: await open(space.apiKey, {}, patient) });
   }
   const hold = async (on: FrontEnd | TestService, key: string, id: string) => on.call(key, 'workspace_events', { instance_id: id, after_sequence: 0 });
-  const held = instances.slice(0, 32).flatMap(({ key, id }, i) => [hold(i % 2 ? other : svc, key, id), hold(i % 2 ? svc : other, key, id)]);
+  const held = instances.slice(0, 32).flatMap(({ key, id }, i) => [hold(i % 2 ? other : patient, key, id), hold(i % 2 ? patient : other, key, id)]);
   // Every wait holds its place before the 65th asks: a fixed pause was too short on a loaded Cluster.
-  const serviceWaits = globalKeys.workspaceWaits(svc.rt.config.workspace.index);
-  for (let tries = 0; (await svc.rt.redis.zcard(serviceWaits)) < 64 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
-  t.equal(await svc.rt.redis.zcard(serviceWaits), 64, 'the 64 waits hold their places');
-  const third = await svc.call(instances[0]!.key, 'workspace_events', { instance_id: instances[0]!.id, after_sequence: 0 });
+  const serviceWaits = globalKeys.workspaceWaits(patient.rt.config.workspace.index);
+  for (let tries = 0; (await patient.rt.redis.zcard(serviceWaits)) < 64 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
+  t.equal(await patient.rt.redis.zcard(serviceWaits), 64, 'the 64 waits hold their places');
+  const third = await patient.call(instances[0]!.key, 'workspace_events', { instance_id: instances[0]!.id, after_sequence: 0 });
   t.equal(codeOf(third), 'workspace_busy', 'a third wait on one instance');
   t.equal(third.status, 429);
   const sixtyFifth = await other.call(instances[32]!.key, 'workspace_events', { instance_id: instances[32]!.id, after_sequence: 0 });
   t.equal(codeOf(sixtyFifth), 'workspace_busy', 'the 65th wait of the service');
   t.ok(sixtyFifth.body.error.hint.retry_after_seconds >= 1);
-  for (const { key, id } of instances.slice(0, 32)) await svc.call(key, 'navigate_workspace', { instance_id: id, page: 'espace' });
+  for (const { key, id } of instances.slice(0, 32)) await patient.call(key, 'navigate_workspace', { instance_id: id, page: 'espace' });
   const answers = await Promise.all(held);
   t.ok(answers.every((a) => a.status === 200 && a.body._navigation?.route.page === 'espace'), 'every wait woken by its navigation');
-  const free = await svc.call(instances[32]!.key, 'workspace_events', { instance_id: instances[32]!.id, after_sequence: 0, local_navigation: true });
+  const free = await patient.call(instances[32]!.key, 'workspace_events', { instance_id: instances[32]!.id, after_sequence: 0, local_navigation: true });
   t.equal(free.status, 200, 'the places are given back');
 });
 
