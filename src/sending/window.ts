@@ -114,24 +114,58 @@ export interface DayInterval {
 }
 
 /**
+ * A calendar day as the UTC midnight of its date: days are counted, their weekdays and ISO dates read,
+ * without a zone; only a wall-clock time of a day asks the zone (instantOf). Luxon's calendar
+ * arithmetic in a zone (`plus`, `startOf`) costs tens of microseconds a step: a day by day walk of
+ * 62 days in it took milliseconds (BENCHMARKS.md, "Campaigns").
+ */
+const DAY_MS = 86_400_000;
+const MINUTES_A_DAY = 1440;
+
+/** The calendar day, in `zone`, of an instant. */
+function calendarDay(ms: number, zone: string): number {
+  const { year, month, day } = DateTime.fromMillis(ms, { zone });
+  return Date.UTC(year, month - 1, day);
+}
+
+const isoDay = (day: number): string => new Date(day).toISOString().slice(0, 10);
+
+/** ISO weekday of a calendar day, 1 = Monday. */
+const weekdayOf = (day: number): number => ((new Date(day).getUTCDay() + 6) % 7) + 1;
+
+/** The instant of a wall-clock minute of a calendar day in `zone` (MINUTES_A_DAY: the next day's midnight). */
+function instantOf(day: number, minute: number, zone: string): number {
+  const date = new Date(day + Math.floor(minute / MINUTES_A_DAY) * DAY_MS);
+  const wall = minute % MINUTES_A_DAY;
+  return DateTime.fromObject(
+    { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: Math.floor(wall / 60), minute: wall % 60 },
+    { zone },
+  ).toMillis();
+}
+
+/** Whether a window opens at all on a calendar day: its weekdays, less the holidays it skips. */
+const opensOn = (window: SendWindow, day: number): boolean =>
+  window.days.includes(weekdayOf(day)) && !(window.holidays === 'fr' && frenchHolidays(new Date(day).getUTCFullYear()).has(isoDay(day)));
+
+/**
  * The open intervals of the next `days` calendar days, from `from` on (the current one clipped).
  * `anyTime` opens whole days (a reply inside a conversation leaves outside the window; quotas still
- * count per day).
+ * count per day). Times are wall-clock times of each day: 9:00 stays 9:00 on a summer-time Sunday.
  */
 export function openIntervals(window: SendWindow, from: number, days: number, anyTime = false): DayInterval[] {
   const out: DayInterval[] = [];
-  let cursor = DateTime.fromMillis(from, { zone: window.zone }).startOf('day');
-  for (let i = 0; i < days; i++, cursor = cursor.plus({ days: 1 })) {
-    const day = cursor.toISODate()!;
-    const open = window.always || anyTime;
-    if (!open) {
-      if (!window.days.includes(cursor.weekday)) continue;
-      if (window.holidays === 'fr' && frenchHolidays(cursor.year).has(day)) continue;
-    }
-    const start = open ? cursor.toMillis() : cursor.plus({ minutes: window.startMinute }).toMillis();
-    const end = open ? cursor.plus({ days: 1 }).toMillis() : cursor.plus({ minutes: window.endMinute }).toMillis();
+  const whole = window.always || anyTime;
+  const first = calendarDay(from, window.zone);
+  // Whole days follow each other: a day's end is the next one's start.
+  let midnight: number | null = null;
+  for (let i = 0; i < days; i++) {
+    const day = first + i * DAY_MS;
+    if (!whole && !opensOn(window, day)) continue;
+    const start = whole ? (midnight ?? instantOf(day, 0, window.zone)) : instantOf(day, window.startMinute, window.zone);
+    const end = instantOf(day, whole ? MINUTES_A_DAY : window.endMinute, window.zone);
+    midnight = end;
     if (end <= from) continue;
-    out.push({ day, start: Math.max(start, from), end });
+    out.push({ day: isoDay(day), start: Math.max(start, from), end });
   }
   return out;
 }
@@ -144,10 +178,12 @@ const PARIS_WORKING_DAYS = parseSendWindow('mon-fri 09:00-18:00 Europe/Paris hol
  * `fromMs` (decisions.md 7: "after_days Paris working days after the previous message").
  */
 export function afterWorkingDays(fromMs: number, days: number): number {
-  const fromDay = DateTime.fromMillis(fromMs, { zone: PARIS_WORKING_DAYS.zone }).toISODate()!;
-  // Thirty working days fit in 62 calendar days, holidays included.
-  const later = openIntervals(PARIS_WORKING_DAYS, fromMs, 62).filter((interval) => interval.day > fromDay);
-  return DateTime.fromISO(later[days - 1]!.day, { zone: PARIS_WORKING_DAYS.zone }).plus({ minutes: PARIS_WORKING_DAYS.startMinute }).toMillis();
+  let day = calendarDay(fromMs, PARIS_WORKING_DAYS.zone);
+  for (let counted = 0; counted < days; ) {
+    day += DAY_MS;
+    if (opensOn(PARIS_WORKING_DAYS, day)) counted++;
+  }
+  return instantOf(day, PARIS_WORKING_DAYS.startMinute, PARIS_WORKING_DAYS.zone);
 }
 
 const byMinute = new WeakMap<SendWindow, { minute: number; days: number; intervals: DayInterval[] }>();
