@@ -19,7 +19,7 @@ const DEV_PLAN = 'starter';
 const DEV_INBOX = 'agent';
 const PEER = 'friend@example.org';
 
-/** The embedded socket `mailbox serve` starts (src/cli/main.ts openRuntime): the one Redis dev mode may use. */
+/** The embedded socket `mailbox serve` starts (src/cli/runtime.ts openRuntime): the one Redis dev mode may use. */
 const embeddedRedisSocket = (config: Config): string => resolve(config.dataDir, 'redis', 'redis.sock');
 
 /** Why the dev mode refuses this environment, or null: it makes spaces, so never in someone's real Redis. */

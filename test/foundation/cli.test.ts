@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { withMasterKey } from '../../src/cli/main.js';
+import { withMasterKey } from '../../src/cli/runtime.js';
 import { loadConfig } from '../../src/config.js';
 import { startService } from '../helpers/service.js';
 import { cli } from '../helpers/cli.js';
