@@ -16,6 +16,7 @@ import { MASTER_KEY } from '../helpers/domains.js';
 import { sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 t.setTimeout(120_000);
 const clock = new ManualClock(Date.now());
@@ -31,7 +32,7 @@ function storeEnv(): Record<string, string> {
 
 function receiveAndDie(s: { spaceId: string; inboxId: string; address: string }, content: string): Promise<string | null> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [...process.execArgv, child], {
+    const proc = spawn(process.execPath, [...CHILD_EXEC_ARGV, child], {
       env: {
         ...process.env, ...storeEnv(), LOG_LEVEL: 'error', CHILD_REDIS_URL: target.url ?? '',
         REDIS_CLUSTER_NODES: target.clusterNodes?.map((n) => `${n.host}:${n.port}`).join(',') ?? '',

@@ -14,10 +14,9 @@ import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
 import { openSocket, type SocketClient } from '../helpers/socket.js';
 import { streamEnvelopes } from '../helpers/events.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 const child = fileURLToPath(new URL('../helpers/mailbox-child.ts', import.meta.url));
-// Only the TypeScript loader: tap's own hooks would slow every start of the child.
-const loader = process.execArgv.filter((arg) => arg.includes('ts-loader'));
 const target = await testRedisTarget();
 const svc = await startService({ redis: target });
 
@@ -33,7 +32,7 @@ async function frontEnd(engine: 'uws' | 'node'): Promise<FrontEnd> {
   delete env.REDIS_CLUSTER_NODES;
   if (target.url) env.REDIS_URL = target.url;
   else env.REDIS_CLUSTER_NODES = target.clusterNodes!.map((n) => `${n.host}:${n.port}`).join(',');
-  const proc = spawn(process.execPath, [...loader, child, 'serve', '--role', 'http'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, [...CHILD_EXEC_ARGV, child, 'serve', '--role', 'http'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   t.teardown(() => void proc.kill('SIGKILL'));
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {

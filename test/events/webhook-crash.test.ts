@@ -14,6 +14,7 @@ import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
 import { startReceiver, type Received } from '../helpers/webhooks.js';
 import { streamEnvelopes } from '../helpers/events.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 const receiver = await startReceiver();
 const env = {
@@ -32,8 +33,7 @@ async function childWorker() {
   const redis = target.clusterNodes
     ? { REDIS_CLUSTER_NODES: target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',') }
     : { REDIS_URL: target.url! };
-  const loader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg === '--enable-source-maps');
-  const child = spawn(process.execPath, [...loader, join(import.meta.dirname, 'fixtures', 'webhook-worker.ts')], {
+  const child = spawn(process.execPath, [...CHILD_EXEC_ARGV, join(import.meta.dirname, 'fixtures', 'webhook-worker.ts')], {
     env: { ...process.env, ...env, ...redis, WEBHOOK_INDEX: svc.rt.config.webhookIndex, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

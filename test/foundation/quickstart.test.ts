@@ -11,10 +11,9 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { runCli } from '../../src/cli/main.js';
 import { startDns } from '../helpers/dns.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 const child = fileURLToPath(new URL('../helpers/mailbox-child.ts', import.meta.url));
-// Only the TypeScript loader: tap's own hooks would slow every start of the child.
-const loader = process.execArgv.filter((arg) => arg.includes('ts-loader'));
 const dataDir = mkdtempSync(join(tmpdir(), 'mailbox-dev-'));
 const dns = await startDns();
 t.teardown(async () => {
@@ -34,7 +33,7 @@ interface Started {
 
 /** Starts the dev mode and resolves once its banner is printed (the service answers by then). */
 async function startDev(...extra: string[]): Promise<Started> {
-  const proc = spawn(process.execPath, [...loader, child, 'serve', '--dev', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...CHILD_EXEC_ARGV, child, 'serve', '--dev', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr!.on('data', (chunk: Buffer) => (err += chunk));

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { testRedisTarget } from './redis.js';
 import { toolCaller, type TestService } from './service.js';
+import { CHILD_EXEC_ARGV } from './child.js';
 
 export interface FrontEnd {
   url: string;
@@ -14,7 +15,7 @@ export interface FrontEnd {
 /** Started with `env` (give it the same WORKSPACE_INDEX as the test's service); stopped when the file ends. */
 export async function otherFrontEnd(env: Record<string, string>): Promise<FrontEnd> {
   const script = fileURLToPath(new URL('./front-end-child.ts', import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, script], {
+  const child = spawn(process.execPath, [...CHILD_EXEC_ARGV, script], {
     env: { ...process.env, ...env, MBX_TEST_REDIS: JSON.stringify(await testRedisTarget()) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/log.js';
 import { createRedis, type RedisTarget } from '../../src/redis/connect.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { closeQueues } from '../../src/redis/queues.js';
+import { closeTransport } from '../../src/delivery/transports.js';
 import { startDns, type TestDns } from './dns.js';
 import { testRedisTarget } from './redis.js';
 import { blobStoreEnv } from './blobs.js';
@@ -104,6 +105,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
       await Promise.all(clients.map((c) => c.close()));
       http.close();
       await closeQueues(rt);
+      await closeTransport(rt);
       rt.redis.disconnect();
       await dns.close();
       await dropIdleFetchConnections();

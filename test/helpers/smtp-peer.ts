@@ -44,6 +44,8 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
   const waiting: ((message: Received) => void)[] = [];
   const server = new SMTPServer({
     logger: false,
+    // The service's pooled relay connections stay open: closing waits for them 30 s by default.
+    closeTimeout: 100,
     disabledCommands: options.starttls === false ? ['STARTTLS'] : [],
     authOptional: !options.auth,
     allowInsecureAuth: true,

@@ -15,11 +15,14 @@ import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 const received: string[] = [];
 let onDataStart: (() => void) | null = null;
 const peer = new SMTPServer({
   authOptional: true,
+  // The service's pooled relay connections stay open: closing waits for them 30 s by default.
+  closeTimeout: 100,
   disabledCommands: ['STARTTLS'],
   onData(stream, _session, callback) {
     onDataStart?.();
@@ -47,7 +50,7 @@ const child = fileURLToPath(new URL('../helpers/deliver-child.ts', import.meta.u
 
 function runChild(spaceId: string, inboxId: string, fault: string | null, killOnData: boolean): Promise<number | null> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [...process.execArgv, child], {
+    const proc = spawn(process.execPath, [...CHILD_EXEC_ARGV, child], {
       env: {
         ...process.env,
         ...env,

@@ -10,6 +10,7 @@ import t from 'tap';
 import { ManualClock } from '../../src/clock.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
+import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const env = { RATE_LIMIT_BURST: '10', RATE_LIMIT_PER_SECOND: '2' };
@@ -69,7 +70,7 @@ t.test('a front end in a child process shares the budget too', async (t) => {
   const { apiKey } = await a.space();
   const target = await testRedisTarget();
   const script = fileURLToPath(new URL('../helpers/auth-child.ts', import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, script], {
+  const child = spawn(process.execPath, [...CHILD_EXEC_ARGV, script], {
     env: { ...process.env, ...env, MBX_TEST_NOW: String(clock.now()), MBX_TEST_REDIS: JSON.stringify(target), MBX_TEST_KEY: apiKey, MBX_TEST_CALLS: '10' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
