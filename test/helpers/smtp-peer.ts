@@ -26,6 +26,8 @@ export interface PeerOptions {
   starttls?: boolean;
   /** Where to listen: 127.0.0.1 unless told. */
   host?: string;
+  /** Called when a message's data begins (a test may kill its sender there). */
+  onDataStart?: () => void;
 }
 
 export interface Peer {
@@ -58,6 +60,7 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
       callback(answer ? refusal(answer.code, answer.message) : null);
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      options.onDataStart?.();
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
@@ -78,6 +81,8 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
       });
     },
   });
+  // A sender killed mid-session resets the connection: a test's point, not an error of the peer.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const address = server.server.address();
   const peer: Peer = {

@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { SMTPServer } from 'smtp-server';
 import { ManualClock } from '../../src/clock.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { spaceKeys } from '../../src/redis/keys.js';
@@ -15,35 +14,18 @@ import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
+import { startPeer } from '../helpers/smtp-peer.js';
 import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 
-const received: string[] = [];
 let onDataStart: (() => void) | null = null;
-const peer = new SMTPServer({
-  authOptional: true,
-  // The service's pooled relay connections stay open: closing waits for them 30 s by default.
-  closeTimeout: 100,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, _session, callback) {
-    onDataStart?.();
-    let body = '';
-    stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    stream.on('end', () => {
-      received.push(/^Message-ID: (.*)$/im.exec(body)?.[1]?.trim() ?? '?');
-      callback();
-    });
-  },
-});
-// A killed sender resets the connection: that is the point, not an error of the peer.
-peer.on('error', () => {});
-await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+const peer = await startPeer({ starttls: false, onDataStart: () => onDataStart?.() });
 // Each case starts worker processes; on a loaded machine their starts alone can pass tap's 120 s.
 t.setTimeout(300_000);
-t.teardown(() => new Promise<void>((resolve) => peer.close(() => resolve())));
-const port = (peer.server.address() as { port: number }).port;
+/** The Message-ID headers of what the peer received. */
+const receivedIds = () => peer.received.map((m) => /^Message-ID: (.*)$/im.exec(m.raw.toString())?.[1]?.trim() ?? '?');
 
 const clock = new ManualClock(Date.now());
-const env = { MAILBOX_MASTER_KEY: MASTER_KEY, OUTBOUND: `smtp://127.0.0.1:${port}`, SEND_WINDOW: 'always', SPACING_SECONDS: '0' };
+const env = { MAILBOX_MASTER_KEY: MASTER_KEY, OUTBOUND: `smtp://127.0.0.1:${peer.port}`, SEND_WINDOW: 'always', SPACING_SECONDS: '0' };
 const svc = await startService({ clock, env });
 const target = await testRedisTarget();
 const child = fileURLToPath(new URL('../helpers/deliver-child.ts', import.meta.url));
@@ -76,7 +58,7 @@ const steps = [
 
 for (const step of steps) {
   t.test(`a worker killed ${step.name}`, async (t) => {
-    received.length = 0;
+    peer.received.length = 0;
     clock.set(Date.now());
     const s = await sender(svc);
     const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Crash', text: 'Bonjour' });
@@ -89,6 +71,6 @@ for (const step of steps) {
     clock.set(Date.now() + svc.rt.config.deliveryLeaseMs + 60_000); // past the lease the dead worker took on the system clock
     await sweep(svc.rt, transportFor(svc.rt), [s.spaceId]);
     t.equal(await status(), 'sent', 'a new worker finished it');
-    t.equal(received.filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);
+    t.equal(receivedIds().filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);
   });
 }
