@@ -4,7 +4,6 @@
  * (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID...); with an explicit endpoint
  * (MinIO, Ceph, a test server) bucket names go in the path. A PutObject is durable once acknowledged.
  */
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { blobKey, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
 
@@ -24,15 +23,23 @@ const notFound = (error: unknown): boolean => {
 
 export function s3BlobStore(location: S3Location, env: Record<string, string | undefined> = process.env): BlobStore {
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
-  const client = new S3Client({ endpoint, forcePathStyle: Boolean(endpoint), region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1' });
+  // The SDK is loaded when the store is first used, not with the module: a process on the file store
+  // (the default, and every test process) would spend a fifth of a second of CPU loading it for nothing.
+  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: import('@aws-sdk/client-s3').S3Client }> | undefined;
+  const s3 = () =>
+    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({ endpoint, forcePathStyle: Boolean(endpoint), region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1' }),
+    })));
   const { bucket, prefix } = location;
 
   const keysUnder = async (under: string, delimiter?: string): Promise<{ keys: ListedBlob[]; folders: string[] }> => {
     const keys: ListedBlob[] = [];
     const folders: string[] = [];
+    const { sdk, client } = await s3();
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under, Delimiter: delimiter, ContinuationToken: token }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: under, Delimiter: delimiter, ContinuationToken: token }));
       for (const object of page.Contents ?? []) keys.push({ key: object.Key!.slice(prefix.length), writtenAt: object.LastModified?.getTime() ?? 0 });
       for (const folder of page.CommonPrefixes ?? []) folders.push(folder.Prefix!.slice(under.length, -1));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -41,23 +48,26 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
   };
 
   const removeKeys = async (keys: string[]) => {
+    const { sdk, client } = await s3();
     for (let at = 0; at < keys.length; at += DELETE_BATCH) {
       const batch = keys.slice(at, at + DELETE_BATCH).map((key) => ({ Key: prefix + key }));
-      await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch, Quiet: true } }));
+      await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch, Quiet: true } }));
     }
   };
 
   return {
     async put(spaceId, bytes, options): Promise<StoredBlob> {
+      const { sdk, client } = await s3();
       const sha256 = sha256Of(bytes);
       const key = blobKey(spaceId, sha256);
-      const exists = !options?.unseen && (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error))));
-      if (!exists) await client.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }));
+      const exists = !options?.unseen && (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error))));
+      if (!exists) await client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }));
       return { key, sha256, size: bytes.byteLength };
     },
     async get(key) {
+      const { sdk, client } = await s3();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
         return Buffer.from(await object.Body!.transformToByteArray());
       } catch (error) {
         if (notFound(error)) return null;
@@ -65,8 +75,9 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
       }
     },
     async stream(key) {
+      const { sdk, client } = await s3();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
         // On Node the SDK's body is the HTTP response itself, read as it arrives.
         return { size: object.ContentLength!, body: object.Body as Readable };
       } catch (error) {
