@@ -9,5 +9,6 @@ cd "$(dirname "$0")/.."
 for tool in redis-server smtp-sink smtp-source postfix openssl taskset; do
   command -v "$tool" >/dev/null || { echo "delivery.sh: $tool is needed (apt-get install redis-server postfix openssl util-linux)" >&2; exit 2; }
 done
-npm run build >/dev/null
+# shellcheck source=bench/build.sh
+source bench/build.sh
 exec node bench/delivery.mjs "$@"

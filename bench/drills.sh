@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v redis-server >/dev/null || { echo "redis-server is needed (apt-get install redis-server)" >&2; exit 2; }
-npm run build >/dev/null
+# shellcheck source=bench/build.sh
+source bench/build.sh
 export DRILLS_RUN=$(mktemp -d -t mailbox-drills.XXXXXX)
 export SEND_WINDOW=always SPACING_SECONDS=0 LOG_LEVEL=warn \
   RATE_LIMIT_BURST=1000000000 RATE_LIMIT_PER_SECOND=1000000000 \

@@ -15,7 +15,8 @@ else
   secs=${1:-5}
 fi
 bash "$kit/setup.sh" >/dev/null
-npm run build >/dev/null
+# shellcheck source=bench/build.sh
+source bench/build.sh
 export BENCH_RUN=$(mktemp -d -t mailbox-bench-engines.XXXXXX)
 # shellcheck source=/dev/null
 source "$kit/peers.sh"

@@ -6,7 +6,8 @@ kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
 # shellcheck source=/dev/null
 source "$kit/peers.sh"
 bash "$kit/setup.sh" >/dev/null
-npm run build >/dev/null
+# shellcheck source=bench/build.sh
+source bench/build.sh
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
