@@ -45,21 +45,24 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }
 
-export async function load(url, context, next) {
-  if (!ours(url) || !/\.m?ts$/.test(url)) return next(url, context);
-  const path = fileURLToPath(url);
+/** A source file of ours as an ES module: from the cache, or transpiled into it. */
+export function compiled(path) {
   const source = readFileSync(path, 'utf8');
   const key = createHash('sha256').update(`${path}\0${TSCONFIG}\0${TS_VERSION}\0${source}`).digest('hex');
   const cached = join(CACHE, `${key}.js`);
-  let output;
   try {
-    output = readFileSync(cached, 'utf8');
+    return readFileSync(cached, 'utf8');
   } catch {
-    output = transpile(source, path);
+    const output = transpile(source, path);
     // Parallel test processes may write the same entry: write aside, then rename (atomic).
     const aside = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     writeFileSync(aside, output);
     renameSync(aside, cached);
+    return output;
   }
-  return { format: 'module', source: output, shortCircuit: true };
+}
+
+export async function load(url, context, next) {
+  if (!ours(url) || !/\.m?ts$/.test(url)) return next(url, context);
+  return { format: 'module', source: compiled(fileURLToPath(url)), shortCircuit: true };
 }
