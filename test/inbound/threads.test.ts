@@ -159,6 +159,37 @@ t.test('list_threads: newest activity first, filters, cursor', async (t) => {
   t.equal((await svc.call(s.apiKey, 'list_threads', { unread: false })).body.items.length, 0);
 });
 
+t.test('list_threads pages every thread once: threads at one activity ms, runs of filtered threads longer than a read', async (t) => {
+  const own = await sender(svc);
+  const ownInbox = { id: own.inboxId, address: own.address };
+  const ids: string[] = [];
+  for (let i = 0; i < 40; i++) ids.push((await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(recipient(`page${i}`), `Fil ${i}`, 'Bonjour'))).thread_id);
+  const newestFirst = [...ids].sort().reverse();
+  // Thirty archived in a row: a page of the open ones reads past them.
+  const archived = new Set(newestFirst.slice(5, 35));
+  for (const id of archived) t.equal((await svc.call(own.apiKey, 'classify_thread', { thread_id: id, archived: true })).status, 200);
+  // One activity ms for all: the order is the thread id's, descending, and cursors point inside one score.
+  const keys = spaceKeys(own.spaceId);
+  await svc.rt.redis.zadd(keys.threads, ...ids.flatMap((id) => ['1700000000000', id]));
+  const pages = async (filter: Record<string, unknown>, limit: number) => {
+    const seen: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await svc.call(own.apiKey, 'list_threads', { ...filter, limit, ...(cursor ? { cursor } : {}) });
+      t.equal(res.status, 200);
+      seen.push(res.body.items.map((thread: { id: string }) => thread.id));
+      cursor = res.body.next_cursor ?? undefined;
+    } while (cursor);
+    return seen;
+  };
+  const open = await pages({}, 3);
+  t.same(open.flat(), newestFirst.filter((id) => !archived.has(id)), 'the ten open threads, each once, in order');
+  t.same(open.map((page) => page.length), [3, 3, 3, 1]);
+  const kept = await pages({ archived: true }, 7);
+  t.same(kept.flat(), newestFirst.filter((id) => archived.has(id)), 'the thirty archived, each once, in order');
+  t.same(kept.map((page) => page.length), [7, 7, 7, 7, 2]);
+});
+
 t.test('classify_thread replaces labels, archives and restores, marks read and unread', async (t) => {
   const thread = other.thread_id;
   let res = await svc.call(s.apiKey, 'classify_thread', { thread_id: thread, labels: ['prospect', 'chaud'], read: true });
