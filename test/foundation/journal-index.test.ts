@@ -90,3 +90,19 @@ t.test('the only line of a list dropped leaves no field; a list in another space
   t.same(await redis.hkeys(a.keys.journalIndex), [], 'nothing left');
   t.equal((await b.page('c:alice@exemple.fr ', '', '', 10)).length, 1);
 });
+
+t.test("a line filed in several lists, sealed and new ones: each holds its own lines, in order", async (t) => {
+  const s = await space('journalindex4');
+  const lists = ['inb_bbbbbbbbbbbbbbbbbbbb', 'thr_cccccccccccccccccccc', 'c:alice@exemple.fr ', 'c:bob@exemple.fr '];
+  const model = new Map<string, string[]>([['* ', []], ...lists.map((prefix): [string, string[]] => [prefix, []])]);
+  let now = START;
+  for (let i = 0; i < 300; i++) {
+    now += 1 + draw(5);
+    const lineBody = body(draw(8) === 0 ? now - draw(300) : now);
+    // Every line in the inbox's list; one in three in the thread's; each in one correspondent's.
+    const refs = [lists[0]!, ...(i % 3 === 0 ? [lists[1]!] : []), lists[2 + (i % 2)]!];
+    await s.write(lineBody, refs);
+    for (const prefix of ['* ', ...refs]) model.get(prefix)!.push(lineBody);
+  }
+  for (const [prefix, bodies] of model) t.same(await s.page(prefix, '', '', 10_000), [...bodies].sort().reverse(), `${prefix}: its ${bodies.length} lines`);
+});
