@@ -1,12 +1,24 @@
-/** Ids, the error table's messages, secret spotting, cursors, the stored form of authentication verdicts. */
+/** Instants as ISO 8601, ids, the error table's messages, secret spotting, cursors, the stored form of authentication verdicts. */
 import t from 'tap';
-import { ManualClock } from '../../src/clock.js';
+import { iso, ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { decodeCursor, encodeCursor } from '../../src/cursor.js';
 import { asMailboxError, ERROR_CODES, MailboxError } from '../../src/errors.js';
 import { IdFactory, ID_PREFIXES, idPattern, idTime } from '../../src/ids.js';
 import { carriesSecret, keySecret, spaceOfSecret } from '../../src/secrets.js';
 import { authResultsOf, storedAuthResults } from '../../actors/records.js';
+
+t.test("iso writes an instant as Date#toISOString does, across days, centuries and the years it cannot write short", async (t) => {
+  const instants = [0, -1, 1, 86_399_999, 86_400_000, Date.parse('2026-03-29T01:00:00.000Z'), Date.parse('2000-02-29T23:59:59.999Z'), -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000];
+  let seed = 11;
+  for (let i = 0; i < 20_000; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    instants.push(Math.round((seed / 2 ** 31 - 0.4) * 8e12) + (i % 7));
+  }
+  const wrong = instants.filter((ms) => iso(ms) !== new Date(ms).toISOString());
+  t.same(wrong, [], 'every instant as toISOString writes it');
+  t.throws(() => iso(Number.NaN), RangeError, 'no instant: the same RangeError');
+});
 
 t.test('ids: prefix, 20 Crockford characters, ordered by time', async (t) => {
   const clock = new ManualClock(Date.parse('2026-11-23T08:00:00Z'));
