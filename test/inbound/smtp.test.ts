@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
 import { readMessage, readThread } from '../../actors/records.js';
+import { iso } from '../../src/clock.js';
 import { idTime } from '../../src/ids.js';
 import { rawSession, startInbound } from '../helpers/inbound.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
@@ -205,7 +206,7 @@ t.test('a forged DKIM signature is recorded as failing', async (t) => {
   t.match(stored[0], /^\["[a-z]+","[a-z]+","[a-z]+",\[\["expediteur\.test","sel","fail"\]\]/, 'verdicts by position');
   // The reception is read from the clock just before the id is drawn: left out when it is the id's time (nearly
   // always). When the clock moved in between, created_at is stored too, with the same value: compare with the id.
-  const idTimeIso = new Date(idTime(message.body.id)).toISOString();
+  const idTimeIso = iso(idTime(message.body.id));
   t.not(stored[1], idTimeIso, 'the reception is never stored when it is the id’s time');
   t.equal(message.body.received_at, stored[1] ?? idTimeIso);
   const feed = await svc.call(s.apiKey, 'event_feed', {});
