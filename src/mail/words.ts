@@ -19,6 +19,9 @@ const MARKS = /\p{M}+/gu;
 const ASCII = /^[\0-\x7f]*$/;
 // Marks too: a text may spell é as e and a combining accent, one word all the same.
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+// What is left of a word once folded: NFKD can write one letter as several words (ﷺ is four, with
+// spaces between them), and the store scripts split a message's words on spaces.
+const FOLDED_WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * Words found in nearly every message: indexed, they would cost memory without narrowing any search.
@@ -33,18 +36,27 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Lowercase, accents and ligatures folded: the form every indexed word has. */
+/**
+ * Lowercase, accents and ligatures folded: the form every indexed word has. Lowercased after the
+ * decomposition, which can give capitals (𝐅 is F, ℌ is H).
+ */
 export function fold(text: string): string {
   // Most words are plain ASCII: nothing to decompose, no mark or ligature (the slow part, per word).
   if (ASCII.test(text)) return text.toLowerCase();
-  return text.toLowerCase().normalize('NFKD').replace(MARKS, '').replace(LIGATURE, (letter) => LIGATURES[letter]!);
+  return text.normalize('NFKD').toLowerCase().replace(MARKS, '').replace(LIGATURE, (letter) => LIGATURES[letter]!);
 }
+
+/** The words a run of letters stands for once folded: itself, or the several NFKD wrote it as. */
+const foldedWords = (match: string): string[] =>
+  ASCII.test(match) ? [match.toLowerCase()] : (fold(match).match(FOLDED_WORD) ?? []);
 
 const indexable = (word: string): boolean => word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word);
 
 /** Each folded word of `text` in order, with where it starts in `text` (snippets cut around it). */
 function* wordsWithOffsets(text: string): Generator<{ word: string; at: number; length: number }> {
-  for (const match of text.matchAll(WORD)) yield { word: fold(match[0]), at: match.index, length: match[0].length };
+  for (const match of text.matchAll(WORD)) {
+    for (const word of foldedWords(match[0])) yield { word, at: match.index, length: match[0].length };
+  }
 }
 
 /** What a message is found by: its subject, its correspondent's address and name, and its text. */
@@ -61,10 +73,11 @@ export function messageWords(message: Indexed): string[] {
   const words = new Set<string>();
   for (const part of [message.subject, message.address, message.name, message.text.slice(0, TEXT_READ_MAX)]) {
     for (const [match] of part.matchAll(WORD)) {
-      const word = fold(match);
-      if (!indexable(word)) continue;
-      words.add(word);
-      if (words.size === WORDS_PER_MESSAGE_MAX) return [...words];
+      for (const word of foldedWords(match)) {
+        if (!indexable(word)) continue;
+        words.add(word);
+        if (words.size === WORDS_PER_MESSAGE_MAX) return [...words];
+      }
     }
   }
   return [...words];

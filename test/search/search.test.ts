@@ -59,6 +59,19 @@ t.test('mail received over SMTP is found, HTML-only mail by its text version', a
   t.match(item!.snippet, /annoté du grenier/);
 });
 
+t.test('a letter NFKD writes as several words is stored, announced and found, received or sent', async (t) => {
+  const received = await receiveInbound(svc.rt, s.spaceId, inbox, mail('imam@mosquee.test', 'Invitation ﷺ', 'Que la paix soit sur le Prophète ﷺ.'));
+  t.notOk(received.duplicate);
+  const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('fatima'), subject: 'Réponse ﷺ', text: 'Merci ﷺ, 𝐅𝐚𝐜𝐭𝐮𝐫𝐞 jointe.' });
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  t.same(await threadsFound('invitation'), [received.thread_id]);
+  t.same((await threadsFound('الله')).sort(), [received.thread_id, sent.body.message.thread_id].sort());
+  t.same(await threadsFound('facture jointe'), [sent.body.message.thread_id], 'a capital NFKD gives is folded');
+  const events = await svc.call(s.apiKey, 'event_feed', { limit: 100 });
+  const types = events.body.events.filter((e: { data: { message_id?: string } }) => [received.message_id, sent.body.message.id].includes(e.data.message_id ?? '')).map((e: { type: string }) => e.type);
+  t.same(types.sort(), ['mail.message.queued', 'mail.message.received']);
+});
+
 t.test('the last word is a prefix; the others are whole words', async (t) => {
   t.same(await threadsFound('charp'), [quote.thread_id]);
   t.same(await threadsFound('devis toit'), [quote.thread_id]);

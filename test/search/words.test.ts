@@ -6,6 +6,14 @@ t.test('case, accents (composed or not) and ligatures fold away', async (t) => {
   t.equal(fold('ÉTÉ Œuvre Straße'), 'ete oeuvre strasse');
   t.equal(fold('e\u0301te\u0301'), 'ete', 'an e with a combining accent');
   t.same(messageWords({ subject: 'e\u0301te\u0301', address: '', name: '', text: 'été' }), ['ete'], 'one word either way');
+  t.equal(fold('𝐅𝐚𝐜𝐭𝐮𝐫𝐞 ℌello'), 'facture hello', 'letters NFKD writes as capitals are lowercased too');
+});
+
+t.test('a letter NFKD writes as several words gives those words: never one with a space', async (t) => {
+  const words = messageWords({ subject: '', address: '', name: '', text: 'Paix sur le Prophète ﷺ ; Hanil ; 𝐅𝐚𝐜𝐭𝐮𝐫𝐞' });
+  t.same(words, ['paix', 'prophete', 'صلى', 'الله', 'عليه', 'وسلم', 'hanil', 'facture']);
+  t.notOk(words.some((word) => /\s/.test(word)));
+  t.same(queryTerms('ﷺ'), { words: ['صلى', 'الله', 'عليه'], prefix: 'وسلم' }, 'a query folds the same way');
 });
 
 t.test("a message's words: subject, correspondent, then text; stop words, short and long ones left out; capped", async (t) => {
