@@ -43,8 +43,13 @@ export async function sessionOf(rt: Runtime, request: IncomingRequest): Promise<
   return secret ? readSession(rt, secret) : null;
 }
 
-/** A path of this service to come back to, else the sign-in page itself: never another site. */
-const localPath = (next: string | null | undefined): string => (next && /^\/(?![/\\])/.test(next) ? next : '/signin');
+/**
+ * A path of this service to come back to, else the sign-in page itself: never another site. Printable
+ * ASCII only (a path and query as a browser sends them, percent-encoded): a browser drops a tab or a
+ * line break inside a URL (`/<tab>/ailleurs.example` is `//ailleurs.example`, another site), and a
+ * line break would end the Location header.
+ */
+const localPath = (next: string | null | undefined): string => (next && /^\/(?![/\\])[!-[\]-~]*$/.test(next) ? next : '/signin');
 
 /** The sign-in page, coming back to `next` (a path of this service) once signed in. */
 export const signInLocation = (next: string): string => `/signin?${new URLSearchParams({ next: localPath(next) })}`;

@@ -137,9 +137,11 @@ t.test('forms from another site are refused; next never leaves the service', asy
   t.equal(foreign.status, 403);
   t.equal(await lastCode(svc, email), null);
   const cookie = await signIn(svc, email);
-  for (const next of ['https://ailleurs.example/', '//ailleurs.example/x', '/\\ailleurs.example']) {
+  // A browser drops a tab or line break inside a URL: "/<tab>/ailleurs.example" is "//ailleurs.example".
+  for (const next of ['https://ailleurs.example/', '//ailleurs.example/x', '/\\ailleurs.example', '/\t/ailleurs.example', '/\n/ailleurs.example', '/x\r\nSet-Cookie: mbx_session=x']) {
     const res = await page(cookie, `/signin?next=${encodeURIComponent(next)}`);
-    t.equal(res.headers.get('location'), '/signin', `${next} is not followed`);
+    t.equal(res.headers.get('location'), '/signin', `${JSON.stringify(next)} is not followed`);
+    t.notOk(res.headers.get('set-cookie'), 'and no header is written from it');
   }
   const local = await page(cookie, `/signin?next=${encodeURIComponent('/workspace?page=jour')}`);
   t.equal(local.headers.get('location'), '/workspace?page=jour');
