@@ -9,7 +9,7 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
 import { blobKey, blobSetMember, hashOfBlob, sha256Of, type BlobStream } from '../src/blobs/store.js';
-import { checkFilename, checkNotRunnable, decodeBase64, settledType } from '../src/mail/attachment-rules.js';
+import { checkFilename, checkNotRunnable, decodeBase64, detectedType, settledType, TYPE_SIGNATURE_BYTES } from '../src/mail/attachment-rules.js';
 import type { AttachmentView } from '../src/records.js';
 import { readMessage, type StoredMessage } from './records.js';
 
@@ -59,7 +59,11 @@ export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds:
       const message = messageId ? await readMessage(rt, spaceId, messageId) : null;
       const received = message && (!inboxIds || inboxIds.includes(message.inbox_id)) ? attachmentsOf(message).find((a) => a.id === input.attachment_id) : undefined;
       if (!received) throw new MailboxError('not_found', null, { reason: `La pièce jointe ${input.attachment_id} n'existe pas pour cette clé.` });
+      // A correspondent named and typed it: the same rules as for new bytes, but for the declared type, which
+      // it declared, not the agent (it goes out as received).
+      if (received.filename !== null) checkFilename(received.filename);
       checkNotRunnable(received.filename ?? '', received.content_type);
+      await detectedType(received.filename ?? '', await blobHead(rt, spaceId, received.sha256));
       file = { filename: received.filename, content_type: received.content_type, size: received.size, sha256: received.sha256, content: null };
     } else {
       checkFilename(input.filename);
@@ -155,6 +159,23 @@ export function messageAttachment(message: StoredMessage, attachmentId: string):
 /** The record points to its blob only once the blob was durable: a missing one was lost by the store. */
 function lostBlob(): never {
   throw new MailboxError('internal');
+}
+
+/** The first bytes of a stored file (its type's signature), never the whole file in memory. */
+async function blobHead(rt: Runtime, spaceId: string, sha256: string): Promise<Buffer> {
+  const blob = (await rt.ports.blobs.stream(blobKey(spaceId, sha256))) ?? lostBlob();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of blob.body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= TYPE_SIGNATURE_BYTES) break;
+    }
+  } finally {
+    blob.body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, TYPE_SIGNATURE_BYTES);
 }
 
 /** An attachment's bytes, whole in memory: for the small ones and those whose text is read. */

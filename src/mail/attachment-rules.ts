@@ -36,9 +36,11 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
 
 const refused = (filename: string, reason: string): MailboxError => new MailboxError('attachment_refused', { filename, reason });
 
+// Windows drops a name's trailing dots and spaces when it saves the file: `run.bat.` is `run.bat`.
 const extensionOf = (filename: string): string => {
-  const dot = filename.lastIndexOf('.');
-  return dot < 0 ? '' : filename.slice(dot + 1).toLowerCase();
+  const name = filename.replace(/[. ]+$/, '');
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 };
 
 const bareType = (type: string): string => type.toLowerCase().split(';')[0]!.trim();
@@ -59,13 +61,25 @@ export function checkNotRunnable(filename: string, contentType: string): void {
   if (RUNNABLE_TYPES.has(bareType(contentType))) throw refused(filename, `type exécutable ou script (${bareType(contentType)})`);
 }
 
+/** Bytes a signature-reading library reads to tell a file's type: a file's head is enough. */
+export const TYPE_SIGNATURE_BYTES = 4100;
+
+/**
+ * What the content's signature says it is (undefined for text and unknown formats); refused when it
+ * is a program (a Windows, Linux or macOS executable), whatever its name and declared type.
+ */
+export async function detectedType(filename: string, content: Uint8Array): Promise<{ mime: string } | undefined> {
+  const detected = await fileTypeFromBuffer(content);
+  if (detected && RUNNABLE_TYPES.has(detected.mime)) throw refused(filename, `le contenu est un programme (${detected.mime})`);
+  return detected;
+}
+
 /**
  * The type the file goes out with: the declared one, unless its content contradicts it (a PNG declared
  * as a PDF, a program declared as text); without one, what the content or the extension says.
  */
 export async function settledType(filename: string, declared: string | undefined, content: Buffer): Promise<string> {
-  const detected = await fileTypeFromBuffer(content);
-  if (detected && RUNNABLE_TYPES.has(detected.mime)) throw refused(filename, `le contenu est un programme (${detected.mime})`);
+  const detected = await detectedType(filename, content);
   if (declared === undefined) return detected?.mime ?? TYPE_BY_EXTENSION[extensionOf(filename)] ?? 'application/octet-stream';
   const type = bareType(declared);
   if (!/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type)) throw refused(filename, `type « ${declared} » invalide`);

@@ -133,6 +133,8 @@ t.test('every refusal of a file, the file named in the hint', async (t) => {
   await refused([file('a\nb.csv', csv)], 'attachment_refused', 'a\nb.csv', 'a control character');
   await refused([file('outil.exe', csv)], 'attachment_refused', 'outil.exe', 'an executable name');
   await refused([file('script.js', csv, 'text/plain')], 'attachment_refused', 'script.js', 'a script name');
+  await refused([file('run.bat.', csv, 'text/plain')], 'attachment_refused', 'run.bat.', 'a script name behind a trailing dot (Windows saves run.bat)');
+  await refused([file('outil.js ', csv, 'text/plain')], 'attachment_refused', 'outil.js ', 'a script name behind a trailing space');
   await refused([file('notes.txt', csv, 'application/x-sh')], 'attachment_refused', 'notes.txt', 'a script type');
   await refused([file('notes.txt', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]))], 'attachment_refused', 'notes.txt', 'a program inside');
   await refused([file('facture.pdf', png, 'application/pdf')], 'attachment_refused', 'facture.pdf', 'declared PDF, the content is a PNG');
@@ -147,6 +149,33 @@ t.test('every refusal of a file, the file named in the hint', async (t) => {
   t.equal(secret.body.error.code, 'secret_in_message', 'an API key in a file name');
   t.equal(secret.body.error.hint.parameter, 'attachments');
   t.equal((await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId })).body.items.length, 0, 'nothing was written');
+});
+
+t.test('a forwarded file meets the rules of new ones: its name as received, a program inside whatever it is declared', async (t) => {
+  const s = await sender(svc);
+  const from = recipient('inconnu');
+  const program = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]);
+  await inbound.send({
+    from, to: s.address, subject: 'Pièces', text: 'Ci-joint.',
+    attachments: [
+      { filename: 'facture.pdf', content: program, contentType: 'application/pdf' },
+      { filename: 'rapport\u202Efdp.csv', content: csv, contentType: 'text/csv' },
+      { filename: 'lignes.csv', content: csv, contentType: 'image/png' },
+    ],
+  });
+  const threads = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+  const thread = threads.body.items.find((th: { contact: string }) => th.contact === from);
+  const [received] = (await svc.call(s.apiKey, 'get_thread', { thread_id: thread.id })).body.messages;
+  const idOf = (name: string) => received.attachments.find((a: { filename: string }) => a.filename === name).id;
+  for (const name of ['facture.pdf', 'rapport\u202Efdp.csv']) {
+    const res = await send(svc, s, { attachments: [{ attachment_id: idOf(name) }] });
+    t.equal(res.status, 422, name);
+    t.equal(res.body.error.code, 'attachment_refused', name);
+    t.equal(res.body.error.hint.filename, name);
+  }
+  const sloppy = await send(svc, s, { attachments: [{ attachment_id: idOf('lignes.csv') }] });
+  t.equal(sloppy.status, 200, 'a type its sender declared wrongly leaves as received');
+  t.match(sloppy.body.message.attachments, [{ filename: 'lignes.csv', content_type: 'image/png' }]);
 });
 
 t.test('the HTTP body limit rises by the base64 of ATTACHMENT_MAX_BYTES for the tools that take files, and for them only', async (t) => {
