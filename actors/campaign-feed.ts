@@ -2,10 +2,11 @@
  * The campaign engine: feeds a running campaign's inboxes as they have room. Each contact becomes a
  * first message through the send path (actors/message.ts: every rule of send_email), then its
  * follow-ups as replies in its thread after Paris working days, until it replies, unsubscribes,
- * complains or bounces. Any front end or worker may run it, several at once: a contact's step is
- * claimed atomically (lua/campaign/claim*), written with an idempotency key of the campaign, contact
- * and step (a feeder that dies after the message is made and before recording it is answered that
- * message when its claim is taken over), then recorded once.
+ * complains, bounces or its inbox is deleted (a follow-up already queued when it replies is cancelled
+ * at its departure: actors/delivery.ts). Any front end or worker may run it, several at once: a
+ * contact's step is claimed atomically (lua/campaign/claim*), written with an idempotency key of the
+ * campaign, contact and step (a feeder that dies after the message is made and before recording it is
+ * answered that message when its claim is taken over), then recorded once.
  */
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
@@ -109,7 +110,10 @@ async function writeFirst(feed: Feed, email: string, claimedInbox: string): Prom
     try {
       const sent = await write(feed, inboxId, contact, 0, null);
       const leavesAt = sent.estimated_send_at ? Date.parse(sent.estimated_send_at) : rt.clock.now();
-      return record(feed, email, 0, { s: 'written', k: 0, i: inboxId, t: sent.message!.thread_id, m: sent.message!.id }, nextDue(feed, 0, leavesAt));
+      // The message answered, not the inbox tried: a claim taken over is answered (replayed) the message
+      // its dead feeder made, maybe from another inbox of the campaign; its follow-ups leave from there.
+      const made = sent.message!;
+      return record(feed, email, 0, { s: 'written', k: 0, i: made.inbox_id, t: made.thread_id, m: made.id }, nextDue(feed, 0, leavesAt));
     } catch (error) {
       if (!(error instanceof MailboxError)) throw error;
       if (error.code === 'recipient_suppressed') {
@@ -141,6 +145,12 @@ async function stopReason(feed: Feed, email: string, state: ContactState, lastSt
   return null;
 }
 
+/** Whether a contact's inbox is gone for good: deleted (its fields stay, status `deleted`) or erased. */
+async function inboxDeleted(feed: Feed, inboxId: string): Promise<boolean> {
+  const inbox = await readInbox(feed.rt, feed.access.space.id, inboxId);
+  return !inbox || inbox.status === 'deleted';
+}
+
 /** Follow-up `state.k` of a contact, once the previous message left and its working days passed. */
 async function writeFollowUp(feed: Feed, email: string, state: ContactState): Promise<void> {
   const { rt } = feed;
@@ -159,7 +169,10 @@ async function writeFollowUp(feed: Feed, email: string, state: ContactState): Pr
     return record(feed, email, step, { s: 'written', k: step, i: state.i, t: state.t, m: sent.message!.id }, nextDue(feed, step, leavesAt));
   } catch (error) {
     if (!(error instanceof MailboxError)) throw error;
-    if (error.code === 'recipient_suppressed') return record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: 'suppressed' }, null);
+    const stopped = (reason: string) => record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: reason }, null);
+    if (error.code === 'recipient_suppressed') return stopped('suppressed');
+    // Its inbox was deleted: no follow-up can ever leave from it (a suspended one waits, as other passing refusals).
+    if (error.code === 'not_found' && (await inboxDeleted(feed, state.i!))) return stopped('inbox_deleted');
     return record(feed, email, step, 'release', now + RETRY_MS);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { Cluster } from 'ioredis';
 import { iso } from '../src/clock.js';
+import { MailboxError } from '../src/errors.js';
 import type { DeliveryCode } from '../src/mail/delivery-codes.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
@@ -16,9 +17,10 @@ import { openIntervalsAt } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { campaignRef, readInbox, storedMessage, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
+import { campaignRef, readInbox, readMessage, storedMessage, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
+import { cancelMessage } from './waiting.js';
 
 /** A suspended inbox or unverified domain is looked at again this much later. */
 const HOLD_MS = 3600_000;
@@ -43,7 +45,8 @@ export interface Departure {
 
 /**
  * What a take found: a departure; the time to look again (not due, window closed, inbox held);
- * `skipped` when the head changed or its inbox is gone (look at the next one); `empty` queue.
+ * `skipped` when the head changed, its inbox is gone or it was a campaign's message whose contact
+ * replied (cancelled: look at the next one); `empty` queue.
  */
 type Take = { departure: Departure } | { wait: number } | { skipped: true } | { empty: true };
 
@@ -59,14 +62,27 @@ function windowAt(rt: Runtime, now: number): { open: boolean; next: number; next
   return { open: first.start <= now, next: first.start, nextDay };
 }
 
-/** Takes the inbox's next queued message if it may leave now (lua/message/takeDue re-checks it all). */
+/**
+ * Takes the inbox's next queued message if it may leave now (lua/message/takeDue re-checks it all). A
+ * campaign's message whose thread's correspondent wrote since it was queued (a follow-up written before
+ * the reply) is cancelled instead (withdraw).
+ */
 export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Promise<Take> {
   const keys = spaceKeys(spaceId);
   const [head] = await rt.redis.zrange(keys.inboxQueue(inboxId), '0', '0');
   if (!head) return { empty: true };
   // The plan read now, with the inbox: a plan changed since the reservations applies to the quota.
-  const [inbox, plan] = await Promise.all([readInbox(rt, spaceId, inboxId), rt.redis.hget(keys.space, 'plan')]);
+  const [inbox, plan, [campaignId, threadId]] = await Promise.all([
+    readInbox(rt, spaceId, inboxId),
+    rt.redis.hget(keys.space, 'plan'),
+    rt.redis.hmget(keys.message(head), 'campaign_id', 'thread_id'),
+  ]);
   if (!inbox) return { empty: true };
+  // A reply stops that contact's follow-ups (decisions.md 7), also one already queued when it came.
+  if (campaignId && threadId && (await wroteIn(rt, spaceId, threadId))) {
+    await withdraw(rt, spaceId, head);
+    return { skipped: true };
+  }
   const now = rt.clock.now();
   const window = windowAt(rt, now);
   // Under an unchanged plan never below the quota the slots were reserved with: steps only grow.
@@ -99,7 +115,26 @@ export async function refusal(rt: Runtime, departure: Departure): Promise<Delive
 
 /** Whether the correspondent of the message's thread ever wrote to us (then no unsubscribe footer). */
 export async function correspondentWrote(rt: Runtime, spaceId: string, message: StoredMessage): Promise<boolean> {
-  return (await rt.redis.hget(spaceKeys(spaceId).thread(message.thread_id), 'correspondent_wrote')) === '1';
+  return wroteIn(rt, spaceId, message.thread_id);
+}
+
+/** Whether the correspondent of a thread ever wrote to us (an automatic reply does not count: lua/message/receiveInbound). */
+async function wroteIn(rt: Runtime, spaceId: string, threadId: string): Promise<boolean> {
+  return (await rt.redis.hget(spaceKeys(spaceId).thread(threadId), 'correspondent_wrote')) === '1';
+}
+
+/**
+ * Cancels a campaign's queued message whose contact wrote since it was queued, as cancel_message would
+ * (its day's reservation given back; journal line `message.cancelled`, actor `service`), before it is
+ * taken. The feeder's next visit of the contact stops it (`replied`). A message taken meanwhile by
+ * another worker is no longer cancellable: it leaves (the same race as a reply a moment later).
+ */
+async function withdraw(rt: Runtime, spaceId: string, messageId: string): Promise<void> {
+  const message = await readMessage(rt, spaceId, messageId);
+  if (!message) return;
+  await cancelMessage(rt, spaceId, SERVICE_ACTOR, message, { inboxDeleted: false }).catch((error: unknown) => {
+    if (!(error instanceof MailboxError && error.code === 'not_cancellable')) throw error;
+  });
 }
 
 /** What an attempt ended in; `retry` waits for the next attempt. */

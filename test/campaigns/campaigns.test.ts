@@ -1,8 +1,9 @@
 /**
  * Campaigns (decisions.md 7 and 11): create_campaign's refusals, start and pause (nothing leaves while
  * paused, held messages go back in line on resume), two feeders at once and a feeder dying mid-step
- * (no contact written twice), removals, later additions, get_contact's sheet, delete_audience while a
- * campaign runs, permissions and other spaces' ids.
+ * (no contact written twice, a take-over recorded under the inbox that made the message), removals,
+ * later additions, get_contact's sheet, delete_audience while a campaign runs, a deleted inbox's
+ * contacts stopped, permissions and other spaces' ids.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -207,6 +208,28 @@ t.test('two feeders at once, a feeder dying after the message and before recordi
   t.ok(counts.size >= 20, 'and the feed goes on');
 });
 
+t.test('a claim taken over after its first message was made from another inbox: recorded under that inbox', async (t) => {
+  const s = await sender(svc);
+  const second = (await svc.call(s.apiKey, 'create_inbox', { username: 'ventes2', domain: s.domain, display_name: 'Ventes' })).body.id;
+  const email = 'ailleurs@destinataire.test';
+  // The first inbox wrote to the contact lately: the 30-day rule sends its first message from the second.
+  t.equal((await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: email, subject: 'Avant', text: 'Bonjour' })).status, 200);
+  const { audience } = (await svc.call(s.apiKey, 'create_audience', { name: 'Ailleurs' })).body;
+  await svc.call(s.apiKey, 'add_contacts', { audience_id: audience.id, contacts: [{ email, name: 'Ailleurs' }] });
+  const campaignId = await started(s, audience.id, { inbox_ids: [s.inboxId, second] });
+  const keys = spaceKeys(s.spaceId);
+  const stateOf = async () => JSON.parse((await svc.rt.redis.hget(keys.campaignContacts(campaignId), email))!) as ContactState;
+  await t.rejects(feedCampaign(dyingAt(svc.rt, 'campaign/recordContact'), s.spaceId, campaignId), /feeder died/);
+  t.match(await stateOf(), { s: 'claimed', k: 0, i: s.inboxId }, 'claimed for the first inbox, made from the second, not recorded');
+  clock.set(clock.now() + CLAIM_LEASE_MS + 1);
+  await feedCampaign(svc.rt, s.spaceId, campaignId);
+  const state = await stateOf();
+  const made = (await svc.rt.redis.hmget(keys.message(state.m!), 'inbox_id', 'thread_id')) as [string, string];
+  t.same(made, [second, state.t], 'the message answered is the one made from the second inbox');
+  t.match(state, { s: 'written', k: 0, i: second }, 'recorded under the inbox that made it: its follow-ups leave from there');
+  t.same([...(await messagesPerContact(s, campaignId)).values()], [1], 'made once');
+});
+
 t.test('a suspended inbox leaves its share to the others; a key that does not reach every inbox does not start', async (t) => {
   const s = await sender(svc);
   const second = (await svc.call(s.apiKey, 'create_inbox', { username: 'ventes2', domain: s.domain, display_name: 'Ventes' })).body.id;
@@ -252,4 +275,39 @@ t.test('removals stop a contact not yet written to; later additions join; the co
   t.equal(codeOf(await svc.call(s.apiKey, 'get_contact', { email: 'pas une adresse' })), 'invalid_argument');
   const byContact = (await svc.call(s.apiKey, 'list_events', { contact: 'm0@destinataire.test' })).body.events;
   t.ok(byContact.some((e: { kind: string; campaign_id?: string }) => e.kind === 'message.queued' && e.campaign_id === campaignId), 'list_events by contact names the campaign');
+});
+
+t.test('a deleted inbox: its contacts get no more follow-ups and the campaign finishes; a suspended one keeps them waiting', async (t) => {
+  const s = await sender(svc);
+  const audienceId = await audienceOf(s, 3, 'sup');
+  const campaignId = await started(s, audienceId, { follow_ups: [{ after_days: 1, text: 'Relance {{name}}' }] });
+  const keys = spaceKeys(s.spaceId);
+  const states = async () => Object.values(await svc.rt.redis.hgetall(keys.campaignContacts(campaignId))).map((json) => JSON.parse(json) as ContactState);
+  const statuses = async () => Promise.all((await states()).map(async (state) => svc.rt.redis.hget(keys.message(state.m!), 'status')));
+  t.equal(await feedCampaign(svc.rt, s.spaceId, campaignId), 'running');
+  t.equal((await states()).length, 3, 'every first message written at the first visit');
+  while ((await deliverDue(svc.rt, transport, s.spaceId, s.inboxId)) !== null) clock.set(clock.now() + 3600_000);
+  t.same(await statuses(), ['sent', 'sent', 'sent'], 'the first messages left');
+
+  // Suspended past the follow-ups' day: they wait, the campaign runs on.
+  await svc.rt.redis.hset(keys.inbox(s.inboxId), 'status', 'suspended', 'status_reason', 'trop de rebonds');
+  clock.set(clock.now() + 7 * 24 * 3600_000);
+  for (let round = 0; round < 5; round++) {
+    t.equal(await feedCampaign(svc.rt, s.spaceId, campaignId), 'running', 'a suspended inbox keeps its contacts waiting');
+    clock.set(clock.now() + 3600_000);
+  }
+  t.ok((await states()).every((state) => state.s === 'written' && state.k === 0), 'no follow-up made, none stopped');
+  t.equal(await svc.rt.redis.zcard(keys.campaignFollowUps(campaignId)), 3, 'each follow-up due again later');
+
+  await svc.rt.redis.hset(keys.inbox(s.inboxId), 'status', 'active');
+  t.equal((await svc.call(s.apiKey, 'delete_inbox', { inbox_id: s.inboxId, confirm: true })).status, 200);
+  let status = 'running';
+  for (let round = 0; round < 10 && status === 'running'; round++) {
+    status = await feedCampaign(svc.rt, s.spaceId, campaignId);
+    clock.set(clock.now() + 3600_000);
+  }
+  t.equal(status, 'finished', 'the campaign finishes');
+  t.same((await states()).map((state) => [state.s, state.r, state.k]), Array(3).fill(['stopped', 'inbox_deleted', 0]), 'its contacts stop: inbox_deleted');
+  t.same([...(await messagesPerContact(s, campaignId)).values()], [1, 1, 1], 'no follow-up made');
+  t.equal((await svc.call(s.apiKey, 'delete_audience', { audience_id: audienceId, confirm: true })).status, 200, 'its audience can be deleted');
 });

@@ -2,7 +2,8 @@
  * A whole campaign on an injected clock (issue 16, "Done when"): 300 contacts, two follow-ups, three
  * warming inboxes. Each day's departures keep each inbox's warm-up quota, window and spacing; a reply
  * stops that contact's follow-ups, an auto-reply does not; an unsubscription stops the contact; the
- * follow-ups leave after their Paris working days; campaign_status counts what the messages say.
+ * follow-ups leave after their Paris working days; campaign_status counts what the messages say. A
+ * reply that comes while a follow-up waits in the queue cancels that follow-up.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,4 +161,47 @@ t.test('300 contacts, two follow-ups, three warming inboxes: to completion, by t
   const types = await streamEnvelopes(svc.rt, s.spaceId);
   t.ok(types.some((e) => e.type === 'mail.campaign.finished' && e.subject.refs.campaign_id === campaignId), 'mail.campaign.finished');
   t.ok(types.some((e) => e.type === 'mail.message.sent' && e.subject.refs.campaign_id === campaignId), "departures' events carry the campaign");
+});
+
+t.test('a reply that comes while a follow-up waits in the queue: the follow-up does not leave, the contact stops', async (t) => {
+  const s = await sender(svc);
+  const email = 'attente@destinataire.test';
+  const { audience } = (await svc.call(s.apiKey, 'create_audience', { name: 'Une seule' })).body;
+  await svc.call(s.apiKey, 'add_contacts', { audience_id: audience.id, contacts: [{ email, name: 'Attente' }] });
+  const created = await svc.call(s.apiKey, 'create_campaign', {
+    name: 'Relances', audience_id: audience.id, inbox_ids: [s.inboxId], subject: 'Bonjour {{name}}', text: 'Bonjour {{name}}. {{unsubscribe_url}}',
+    follow_ups: [{ after_days: 1, text: 'Je me permets de vous relancer.' }, { after_days: 1, text: 'Dernière relance.' }],
+  });
+  const campaignId = created.body.campaign.id;
+  await svc.call(s.apiKey, 'start_campaign', { campaign_id: campaignId });
+  const keys = spaceKeys(s.spaceId);
+  const stateOf = async () => JSON.parse((await svc.rt.redis.hget(keys.campaignContacts(campaignId), email)) ?? '{}') as ContactState;
+  const transport = transportFor(svc.rt);
+  let firstId = '';
+  let followUpId = '';
+  let status = 'running';
+  for (let round = 0; round < 24 * 21; round++) {
+    status = await feedCampaign(svc.rt, s.spaceId, campaignId);
+    const state = await stateOf();
+    if (state.s === 'written' && state.k === 0) firstId = state.m!;
+    if (!followUpId && state.s === 'written' && state.k === 1) {
+      // The follow-up is written and waits for its slot: the contact answers the first message now.
+      followUpId = state.m!;
+      t.equal(await svc.rt.redis.hget(keys.message(followUpId), 'status'), 'queued', 'the follow-up waits in the queue');
+      await inbound.send({
+        from: email, to: s.address, subject: 'Re: Bonjour Attente', inReplyTo: (await readMessage(svc.rt, s.spaceId, firstId))!.message_id_header, text: 'Volontiers, appelez-moi.',
+      });
+      t.equal(await svc.rt.redis.hget(keys.thread(state.t!), 'correspondent_wrote'), '1', 'the reply reached the thread');
+    }
+    const next = await deliverDue(svc.rt, transport, s.spaceId, s.inboxId);
+    if (status === 'finished' && next === null) break;
+    clock.set(Math.max(clock.now() + 1, Math.min(next ?? Infinity, clock.now() + 3600_000)));
+  }
+  t.ok(followUpId, 'a follow-up was written');
+  t.equal(status, 'finished');
+  const lines = (await svc.call(s.apiKey, 'list_events', { contact: email })).body.events as { kind: string; message_id?: string }[];
+  t.same(lines.filter((l) => l.kind === 'message.sent').map((l) => l.message_id), [firstId], 'only the first message left');
+  t.equal(await svc.rt.redis.hget(keys.message(followUpId), 'status'), 'cancelled', 'the queued follow-up is cancelled at its departure');
+  t.match(await stateOf(), { s: 'stopped', r: 'replied', m: followUpId });
+  t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body.figures, { replied: 1, cancelled: 1, follow_ups_sent: 0 });
 });
