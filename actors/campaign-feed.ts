@@ -162,9 +162,13 @@ async function writeFollowUp(feed: Feed, email: string, state: ContactState): Pr
   const left = previous!.sent_at ? Date.parse(previous!.sent_at) : null;
   const due = afterWorkingDays(left ?? (Number(previous!.slot) || now), feed.followUps[step - 1]!.after_days);
   if (left === null || due > now) return record(feed, email, step, 'release', Math.max(due, now + (left === null ? RETRY_MS : 0)));
-  const thread = await readThread(rt, feed.access.space.id, state.t!);
+  const [thread, contact] = await Promise.all([readThread(rt, feed.access.space.id, state.t!), readContact(feed, email)]);
+  // Its fields may have changed since its first message (added again to an audience with others).
+  if (unresolvedField([feed.followUps[step - 1]!.text], contact) !== null) {
+    return record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: 'unresolved_placeholder' }, null);
+  }
   try {
-    const sent = await write(feed, state.i!, await readContact(feed, email), step, thread);
+    const sent = await write(feed, state.i!, contact, step, thread);
     const leavesAt = sent.estimated_send_at ? Date.parse(sent.estimated_send_at) : now;
     return record(feed, email, step, { s: 'written', k: step, i: state.i, t: state.t, m: sent.message!.id }, nextDue(feed, step, leavesAt));
   } catch (error) {

@@ -205,3 +205,38 @@ t.test('a reply that comes while a follow-up waits in the queue: the follow-up d
   t.match(await stateOf(), { s: 'stopped', r: 'replied', m: followUpId });
   t.match((await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body.figures, { replied: 1, cancelled: 1, follow_ups_sent: 0 });
 });
+
+t.test("a contact whose fields changed so that it can no longer fill a follow-up stops before it: never a {{field}} sent", async (t) => {
+  const s = await sender(svc);
+  const email = 'lea@destinataire.test';
+  const { audience } = (await svc.call(s.apiKey, 'create_audience', { name: 'Avec prénom' })).body;
+  await svc.call(s.apiKey, 'add_contacts', { audience_id: audience.id, contacts: [{ email, name: 'Léa', fields: { prenom: 'Léa' } }] });
+  const created = await svc.call(s.apiKey, 'create_campaign', {
+    name: 'Prénoms', audience_id: audience.id, inbox_ids: [s.inboxId], subject: 'Bonjour', text: 'Bonjour {{prenom}}. {{unsubscribe_url}}',
+    follow_ups: [{ after_days: 1, text: '{{prenom}}, je me permets de vous relancer.' }],
+  });
+  t.equal(created.status, 200, JSON.stringify(created.body));
+  const campaignId = created.body.campaign.id;
+  await svc.call(s.apiKey, 'start_campaign', { campaign_id: campaignId });
+  const keys = spaceKeys(s.spaceId);
+  const stateOf = async () => JSON.parse((await svc.rt.redis.hget(keys.campaignContacts(campaignId), email)) ?? '{}') as ContactState;
+  const transport = transportFor(svc.rt);
+  let changed = false;
+  let status = 'running';
+  for (let round = 0; round < 24 * 21; round++) {
+    status = await feedCampaign(svc.rt, s.spaceId, campaignId);
+    if (!changed && (await stateOf()).s === 'written') {
+      // Added again elsewhere without its fields: the contact sheet is the one given last.
+      const { audience: other } = (await svc.call(s.apiKey, 'create_audience', { name: 'Sans champs' })).body;
+      await svc.call(s.apiKey, 'add_contacts', { audience_id: other.id, contacts: [{ email, name: 'Léa' }] });
+      changed = true;
+    }
+    const next = await deliverDue(svc.rt, transport, s.spaceId, s.inboxId);
+    if (status === 'finished' && next === null) break;
+    clock.set(Math.max(clock.now() + 1, Math.min(next ?? Infinity, clock.now() + 3600_000)));
+  }
+  t.equal(status, 'finished');
+  const lines = (await svc.call(s.apiKey, 'list_events', { contact: email })).body.events as { kind: string }[];
+  t.equal(lines.filter((l) => l.kind === 'message.sent').length, 1, 'the first message only');
+  t.match(await stateOf(), { s: 'stopped', r: 'unresolved_placeholder', k: 0 });
+});
