@@ -8,13 +8,13 @@
  */
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import { randomBase62 } from '../src/ids.js';
+import { idBody, randomBase62 } from '../src/ids.js';
 import type { Permission } from '../src/records.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { keySecret, sha256Hex, spaceOfSecret, type SecretKind } from '../src/secrets.js';
 import { lineArgs, prepareLine, type Actor } from './journal.js';
-import { normaliseKeyName, revokeAccess, type StoredKey } from './space.js';
+import { accessTokenOwner, normaliseKeyName, revokeAccess, type StoredKey } from './space.js';
 
 export const CONNECTION_RULES = {
   codeMs: 5 * 60_000,
@@ -59,6 +59,12 @@ export function redirectHost(redirectUri: string): string {
 }
 
 export const newSecret = (spaceId: string, kind: SecretKind): string => keySecret(spaceId, randomBase62(32), kind);
+
+/**
+ * An access token: a secret like the others, followed by its connection's key id body (read back by
+ * `accessTokenOwner`), so that every token of a connection spends one request budget.
+ */
+export const newAccessToken = (spaceId: string, keyId: string): string => `${newSecret(spaceId, 'mbt')}_${idBody(keyId)}`;
 
 /**
  * The human allowed the client: the connection and its authorization code, in one step. Returns the
@@ -121,7 +127,10 @@ export async function spendCode(rt: Runtime, code: string): Promise<boolean> {
   return spaceId !== null && (await rt.redis.del(spaceKeys(spaceId).oauthCode(sha256Hex(code)))) === 1;
 }
 
-/** Stores a new token pair for the connection; `unauthorized` when it was revoked meanwhile. */
+/**
+ * Stores a new token pair for the connection; `unauthorized` when it was revoked meanwhile. The access
+ * token keeps the grant's scope: what it can do (a refresh may narrow the connection's permissions).
+ */
 export async function issueTokens(rt: Runtime, spaceId: string, accessToken: string, refreshToken: string, grant: Omit<RefreshGrant, 'expires_at'>): Promise<void> {
   const keys = spaceKeys(spaceId);
   const refresh = {
@@ -134,7 +143,7 @@ export async function issueTokens(rt: Runtime, spaceId: string, accessToken: str
   await rt.scripts.run(
     'space/issueTokens',
     { keys: keys.keys, access: keys.oauthAccess(sha256Hex(accessToken)), refresh: keys.oauthRefresh(sha256Hex(refreshToken)) },
-    [grant.key_id, grant.resource, CONNECTION_RULES.accessTokenMs, JSON.stringify(refresh), CONNECTION_RULES.refreshTokenMs, rt.clock.now()],
+    [grant.key_id, grant.resource, CONNECTION_RULES.accessTokenMs, JSON.stringify(refresh), CONNECTION_RULES.refreshTokenMs, rt.clock.now(), grant.scope.join(',')],
   );
 }
 
@@ -170,8 +179,8 @@ export async function spendRefresh(rt: Runtime, refreshToken: string): Promise<{
 
 /** Ends one access token (RFC 7009 on an access token); unknown tokens are ignored. */
 export async function dropAccessToken(rt: Runtime, accessToken: string): Promise<void> {
-  const spaceId = spaceOfSecret(accessToken, 'mbt');
-  if (spaceId) await rt.redis.del(spaceKeys(spaceId).oauthAccess(sha256Hex(accessToken)));
+  const owner = accessTokenOwner(accessToken);
+  if (owner) await rt.redis.del(spaceKeys(owner.spaceId).oauthAccess(sha256Hex(accessToken)));
 }
 
 /**

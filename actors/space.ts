@@ -5,7 +5,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
-import { randomBase62 } from '../src/ids.js';
+import { ID_BODY_PATTERN, ID_PREFIXES, randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
 import { humanActor, lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
@@ -167,28 +167,51 @@ export async function accessOfKey(rt: Runtime, spaceId: string, keyId: string): 
   return { key: JSON.parse(key) as StoredKey, space: readSpace(space), lastUsedAt: null, rate: { remaining: 0, fullInSeconds: 0 } };
 }
 
+const TOKEN_CONNECTION = new RegExp(`_(${ID_BODY_PATTERN})$`);
+
+/**
+ * The space and connection an OAuth access token names, or null when it is not shaped like one. A token
+ * is `mbt_<space-prefix>_<32 base62>_<its connection's key id body>` (actors/connection.ts mints it):
+ * the key id in clear names the connection's request budget before the script runs, every key reaching
+ * it through KEYS. Tokens issued before carry none (`keyId` null) and spend a budget of their own for the
+ * hour they have left.
+ */
+export function accessTokenOwner(token: string): { spaceId: string; keyId: string | null } | null {
+  const connection = TOKEN_CONNECTION.exec(token)?.[1];
+  const spaceId = spaceOfSecret(connection ? token.slice(0, -connection.length - 1) : token, 'mbt');
+  return spaceId ? { spaceId, keyId: connection ? `${ID_PREFIXES.key}_${connection}` : null } : null;
+}
+
 /**
  * The access behind a presented secret: an API key, or a connection's OAuth access token (`mbt_...`),
  * which is accepted only for the resource it was issued for (RFC 8707): `resource` is the URL of the
- * resource being called (`<BASE_URL>/mcp`), null where tokens are not accepted at all.
+ * resource being called (`<BASE_URL>/mcp`), null where tokens are not accepted at all. A token's access
+ * has the permissions of its scope (a refresh may narrow the connection's), and spends the connection's
+ * request budget, whichever of its tokens is presented.
  */
 export async function authenticate(rt: Runtime, secret: string | null, resource: string | null = null): Promise<Access> {
-  const tokenSpace = secret ? spaceOfSecret(secret, 'mbt') : null;
-  const spaceId = secret ? (spaceOfSecret(secret) ?? tokenSpace) : null;
+  const token = secret ? accessTokenOwner(secret) : null;
+  const spaceId = secret ? (spaceOfSecret(secret) ?? token?.spaceId) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');
   const keys = spaceKeys(spaceId);
   const tokenHash = sha256Hex(secret);
   const { burst, perSecond } = rt.config.rateLimit;
-  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number; audience: string }>(
+  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number; audience: string; scope: string | null }>(
     'space/authenticate',
-    { auth: tokenSpace ? keys.oauthAccess(tokenHash) : keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space, rateBucket: keys.rateBucket(tokenHash) },
-    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond, tokenSpace ? 'token' : 'key'],
+    {
+      auth: token ? keys.oauthAccess(tokenHash) : keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space,
+      rateBucket: keys.rateBucket(token?.keyId ?? tokenHash),
+    },
+    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond, token ? 'token' : 'key', token?.keyId ?? ''],
   );
-  if (tokenSpace && reply.audience !== resource) {
+  if (token && reply.audience !== resource) {
     throw new MailboxError('unauthorized', null, { reason: "Ce jeton d'accès OAuth a été émis pour une autre ressource." });
   }
   const rate = { remaining: Math.floor(reply.tokens), fullInSeconds: Math.ceil((burst - reply.tokens) / perSecond) };
-  return { key: reply.key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null, rate };
+  // What the tools check (src/tools/dispatch.ts): a token can do what its scope says, never more than its connection.
+  const scope = reply.scope === null ? null : reply.scope.split(',');
+  const key = scope ? { ...reply.key, permissions: reply.key.permissions.filter((permission) => scope.includes(permission)) } : reply.key;
+  return { key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null, rate };
 }
 
 export interface KeySpec {

@@ -136,7 +136,7 @@ function keysOf(spaceId: string) {
      * JSON {key_id, client_id, redirect_uri, code_challenge, scope, resource, expires_at}. Spent once.
      */
     oauthCode: (codeHash: string) => `${tag}:oauth:code:${codeHash}`,
-    /** string, expiring after 1 h: `<connection key id> <audience> <expiry ms>` of an access token, by sha256 of the token. */
+    /** string, expiring after 1 h: `<connection key id> <audience> <expiry ms> <scope>` of an access token (its permissions, comma-separated), by sha256 of the token. */
     oauthAccess: (tokenHash: string) => `${tag}:oauth:at:${tokenHash}`,
     /**
      * hash, expiring after 30 days: a refresh token, by sha256 of it: key_id, client_id, scope, resource,
@@ -145,8 +145,11 @@ function keysOf(spaceId: string) {
     oauthRefresh: (tokenHash: string) => `${tag}:oauth:rt:${tokenHash}`,
     /** sorted set: salts of the codes sent, scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
     codeSends: `${tag}:codes:sent`,
-    /** hash: a key's request budget (token bucket: tokens, at), by sha256 of its secret; expires when full again. */
-    rateBucket: (tokenHash: string) => `${tag}:rate:${tokenHash}`,
+    /**
+     * hash: a request budget (token bucket: tokens, at); expires when full again. A key's, by sha256 of
+     * its secret; a connection's, spent by all its access tokens, by its key id (`key_…`).
+     */
+    rateBucket: (owner: string) => `${tag}:rate:${owner}`,
     /**
      * hash: a workspace instance (actors/workspace.ts): key_id and access (the fingerprint of its rights
      * when it opened), sequence, route (JSON), route_sequence, acked, expires_at (ms). Gone once closed.

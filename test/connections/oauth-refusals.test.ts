@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { globalKeys } from '../../src/redis/keys.js';
-import { sha256Hex } from '../../src/secrets.js';
+import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
+import { keySecret, sha256Hex } from '../../src/secrets.js';
 import { consent, hiddenFieldsOf, startDocumentServer, TEST_REDIRECT } from '../helpers/oauth.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { postForm, signIn } from '../helpers/signin.js';
@@ -66,12 +66,21 @@ async function allow(s: Awaited<ReturnType<typeof setup>>, extra: [string, strin
 const exchange = (s: Awaited<ReturnType<typeof setup>>, code: string, overrides: Record<string, string> = {}) =>
   token({ grant_type: 'authorization_code', code, code_verifier: s.verifier, client_id: s.client, redirect_uri: TEST_REDIRECT, resource, ...overrides });
 
-const mcp = (bearer: string) =>
+const mcp = (bearer: string, name = 'get_settings', args: Record<string, unknown> = {}) =>
   fetch(`${svc.url}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_settings', arguments: {} } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
+
+/** A tool called through /mcp: the refusal's code, or null when it answered. */
+async function toolRefusal(bearer: string, name: string, args: Record<string, unknown> = {}): Promise<string | null> {
+  const res = await mcp(bearer, name, args);
+  if (res.status !== 200) throw new Error(`/mcp answered ${res.status}`);
+  const answer = await res.json();
+  if (!answer.result.isError) return null;
+  return /"code":"([a-z_]+)"/.exec(answer.result.content.map((part: { text?: string }) => part.text ?? '').join(' '))?.[1] ?? 'unknown';
+}
 
 t.test('the metadata documents', async (t) => {
   const prm = await (await fetch(`${svc.url}/.well-known/oauth-protected-resource/mcp`)).json();
@@ -198,10 +207,54 @@ t.test('tokens: only at /mcp, only for its resource, until expiry or revocation'
   const renewed = await token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: s.client });
   t.equal(renewed.status, 200);
   t.equal(renewed.body.scope, 'send read');
-  t.equal((await token({ grant_type: 'refresh_token', refresh_token: renewed.body.refresh_token, client_id: s.client, scope: 'send read approve' })).body.error, 'invalid_scope');
+  // RFC 6749 6: a refresh may narrow the scope; the new access token can then do that much only.
+  const inbox = await svc.call(s.apiKey, 'create_inbox', { username: `n-${s.spaceId.slice(-8)}`, display_name: 'Étroit' });
+  const sending = { inbox_id: inbox.body.id ?? inbox.body.inbox?.id, to: s.email, subject: 'Essai', text: 'Bonjour', dry_run: true };
+  t.not(await toolRefusal(renewed.body.access_token, 'send_email', sending), 'forbidden', 'the full token may send');
+  const narrowed = await token({ grant_type: 'refresh_token', refresh_token: renewed.body.refresh_token, client_id: s.client, scope: 'read' });
+  t.equal(narrowed.status, 200);
+  t.equal(narrowed.body.scope, 'read');
+  t.equal(await toolRefusal(narrowed.body.access_token, 'send_email', sending), 'forbidden', 'a token narrowed to read does not send');
+  t.equal(await toolRefusal(narrowed.body.access_token, 'list_inboxes'), null, 'it reads');
+  t.equal((await token({ grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token, client_id: s.client, scope: 'send read approve' })).body.error, 'invalid_scope');
   const revoke = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: renewed.body.access_token, client_id: s.client }).toString() });
   t.equal(revoke.status, 200);
   t.equal((await mcp(renewed.body.access_token)).status, 401, 'a revoked access token');
+});
+
+t.test("a connection's tokens spend one request budget: a refresh brings no fresh one", async (t) => {
+  const s = await setup();
+  const { access_token: first, refresh_token: refresh } = (await exchange(s, await allow(s))).body;
+  const rateLimit = svc.rt.config.rateLimit;
+  svc.rt.config.rateLimit = { burst: 3, perSecond: 1 };
+  t.teardown(() => {
+    svc.rt.config.rateLimit = rateLimit;
+  });
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await mcp(first)).status);
+  t.same(statuses, [200, 200, 200, 429], 'the burst, then the refusal');
+  const renewed = await token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: s.client });
+  t.equal(renewed.status, 200);
+  const next = await mcp(renewed.body.access_token);
+  t.equal(next.status, 429, 'the new token spends the same, empty, budget');
+  t.equal((await next.json()).error.code, 'rate_limited');
+  clock.advance(1000);
+  t.equal((await mcp(renewed.body.access_token)).status, 200, 'and it refills for both');
+  t.equal((await mcp(first)).status, 429);
+});
+
+t.test('a token stored before scopes and budgets were per token keeps working for its hour', async (t) => {
+  const s = await setup();
+  await exchange(s, await allow(s));
+  const connection = (await svc.call(s.apiKey, 'list_keys')).body.keys.find((key: { kind: string }) => key.kind === 'connection');
+  // As issueTokens-3 stored them then: no key id in the token, no scope beside it.
+  const legacy = keySecret(s.spaceId, 'A'.repeat(32), 'mbt');
+  await svc.rt.redis.set(spaceKeys(s.spaceId).oauthAccess(sha256Hex(legacy)), `${connection.id} ${resource} ${clock.now() + 60 * MINUTE}`, 'PX', 60 * MINUTE);
+  const settings = await (await mcp(legacy)).json();
+  t.same(settings.result.structuredContent.key.permissions, ['send', 'read'], "the connection's permissions");
+  t.ok(await svc.rt.redis.exists(spaceKeys(s.spaceId).rateBucket(sha256Hex(legacy))), 'a budget of its own');
+  clock.advance(61 * MINUTE);
+  t.equal((await mcp(legacy)).status, 401, 'until its end');
 });
 
 t.test('a reused refresh token revokes the connection', async (t) => {

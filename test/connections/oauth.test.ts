@@ -3,21 +3,29 @@
  * registration or a Client ID Metadata Document, the consent page over real HTTP, tokens), calls
  * tools, refreshes, and stops at revoke_key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { journalLines } from '../helpers/events.js';
 import { connectByOAuth, startDocumentServer } from '../helpers/oauth.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { makeCertificate } from '../helpers/webhooks.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-oauth-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const documents = await startDocumentServer();
+// A second document server, slow, with a certificate of its own: the service trusts both.
+const slow = makeCertificate();
+t.teardown(() => rmSync(slow.dir, { recursive: true, force: true }));
+const trusted = join(slow.dir, 'trusted.pem');
+writeFileSync(trusted, readFileSync(documents.env.WEBHOOK_CA_FILE!, 'utf8') + slow.cert);
 
 const clock = mondayMorning();
-const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, ...documents.env } });
+const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, ...documents.env, WEBHOOK_CA_FILE: trusted } });
 const MINUTE = 60_000;
 let people = 0;
 const person = (): string => `humain${++people}-${Date.now()}@exemple.fr`;
@@ -75,6 +83,34 @@ t.test('the same with a Client ID Metadata Document served over https', async (t
   t.match(settings.structuredContent, { key: { name: 'Assistant publié', permissions: ['read'] } });
   const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
   t.match(keys.find((key: { kind: string }) => key.kind === 'connection'), { client_id: documents.url, redirect_host: '127.0.0.1:9' });
+});
+
+t.test('a metadata document trickled a byte at a time is given up after 5 s in all', async (t) => {
+  // The answer starts at once, then a byte a second: the socket is never idle for long, the document never done.
+  const sockets = new Set<Socket>();
+  const trickle = createHttpsServer({ key: slow.key, cert: slow.cert }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{');
+    const timer = setInterval(() => res.write(' '), 1000);
+    res.on('close', () => clearInterval(timer));
+  });
+  trickle.on('connection', (socket: Socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    trickle.close();
+  });
+  const clientId = `https://localhost:${(trickle.address() as AddressInfo).port}/client.json`;
+  const url = new URL(`${svc.url}/oauth/authorize`);
+  for (const [name, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })) {
+    url.searchParams.set(name, value);
+  }
+  const started = Date.now();
+  const page = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+  const took = Date.now() - started;
+  t.equal(page.status, 400, 'the error page, never a redirect');
+  t.match(await page.text(), 'pas de réponse en 5 s');
+  t.ok(took < 6500, `answered within the 5 s limit (${took} ms)`);
 });
 
 t.test('a second allowance of one client gets a unique name; actions are journaled with it', async (t) => {

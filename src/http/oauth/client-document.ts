@@ -16,6 +16,10 @@ import { OAuthRefusal } from './refusal.js';
 
 /** A metadata document is a few hundred bytes: anything past this is no document. */
 export const MAX_DOCUMENT_BYTES = 5120;
+/**
+ * The whole fetch, the name's resolution included, is over by then. A deadline, not a socket's idle
+ * timeout: a server trickling a byte every few seconds is never idle for long and would hold it for hours.
+ */
 export const DOCUMENT_TIMEOUT_MS = 5000;
 
 /** Whether a client_id names a metadata document: an https URL with a path (the spec's shape). */
@@ -30,7 +34,7 @@ export function isDocumentClientId(clientId: string): boolean {
 
 const unreachable = (why: string): OAuthRefusal => new OAuthRefusal('invalid_client', `Le document de métadonnées du client est inaccessible : ${why}`);
 
-function get(config: Config, url: URL, address: string): Promise<string> {
+function get(config: Config, url: URL, address: string, signal: AbortSignal): Promise<string> {
   const host = bareHost(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -43,7 +47,7 @@ function get(config: Config, url: URL, address: string): Promise<string> {
         headers: { host: url.host, accept: 'application/json' },
         ca: config.webhookCa ? [...rootCertificates, config.webhookCa] : undefined,
         agent: false,
-        timeout: DOCUMENT_TIMEOUT_MS,
+        signal,
       },
       (res) => {
         if (res.statusCode !== 200) {
@@ -58,10 +62,9 @@ function get(config: Config, url: URL, address: string): Promise<string> {
           chunks.push(chunk);
         });
         res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
+        res.on('error', (error) => reject(error instanceof OAuthRefusal ? error : unreachable('connexion interrompue.')));
       },
     );
-    req.on('timeout', () => req.destroy(unreachable(`pas de réponse en ${DOCUMENT_TIMEOUT_MS / 1000} s.`)));
     req.on('error', (error) => reject(error instanceof OAuthRefusal ? error : unreachable('connexion impossible.')));
     req.end();
   });
@@ -70,13 +73,22 @@ function get(config: Config, url: URL, address: string): Promise<string> {
 /** The document at an https client_id, parsed; `invalid_client` when it cannot be had. */
 export async function fetchClientDocument(config: Config, clientId: string): Promise<unknown> {
   let text: string;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(unreachable(`pas de réponse en ${DOCUMENT_TIMEOUT_MS / 1000} s.`)), DOCUMENT_TIMEOUT_MS);
+  });
+  const abandon = new AbortController();
   try {
     const url = parseWebhookUrl(config, clientId);
-    text = await get(config, url, await checkedAddress(config, url));
+    text = await Promise.race([checkedAddress(config, url).then((address) => get(config, url, address, abandon.signal)), late]);
   } catch (error) {
     if (error instanceof WebhookUrlError) throw unreachable(error.message);
     if (error instanceof MailboxError) throw unreachable('résolution DNS impossible.');
     throw error;
+  } finally {
+    clearTimeout(timer);
+    // Past the deadline, the request still under way is destroyed (one not yet made starts aborted).
+    abandon.abort();
   }
   try {
     return JSON.parse(text);

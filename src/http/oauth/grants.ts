@@ -13,6 +13,7 @@ import {
   dropAccessToken,
   endConnection,
   issueTokens,
+  newAccessToken,
   newSecret,
   readCode,
   readRefresh,
@@ -72,7 +73,7 @@ function model(rt: Runtime) {
       return newSecret(user.spaceId, 'mbc');
     },
     async generateAccessToken(_client: OAuth2Server.Client, user: Grantee) {
-      return newSecret(user.spaceId, 'mbt');
+      return newAccessToken(user.spaceId, user.keyId);
     },
     async generateRefreshToken(_client: OAuth2Server.Client, user: Grantee) {
       return newSecret(user.spaceId, 'mbr');
