@@ -12,8 +12,12 @@ import type { Runtime } from '../runtime.js';
 import { errorReply, readBody, readRequest, send, sendStream, type StreamReply } from './io.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 
-/** Types a browser could run or render as a page: sent as bytes. */
-const ACTIVE_TYPE = /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript)/i;
+/**
+ * Types a browser could run or render as a page: sent as bytes. A received file's type is its sender's
+ * choice, so every spelling: XML by its `+xml` suffix (SVG, XHTML, RSS, Atom), XSL, scripts by name with or
+ * without `x-`.
+ */
+const ACTIVE_TYPE = /^\s*(text\/html|text\/xml|application\/xml|text\/xsl|application\/xslt|[a-z0-9.+-]+\/[a-z0-9.+-]*\+xml|[a-z]+\/(x-)?(javascript|ecmascript|jscript|vbscript|livescript))\s*(;|$)/i;
 
 /** `filename*` of RFC 6266 (any character), with a plain ASCII fallback. */
 function disposition(filename: string | null): string {

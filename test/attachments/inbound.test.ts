@@ -90,6 +90,18 @@ t.test('an HTML attachment is never served as a page', async (t) => {
   t.match(download.headers.get('content-disposition'), /^attachment;/);
 });
 
+t.test('scripts and XML are served as bytes whatever type their sender declared; inert types keep theirs', async (t) => {
+  const s = await sender(svc);
+  const declared = ['application/x-javascript', 'text/vbscript', 'text/ecmascript', 'application/rss+xml', 'image/svg+xml', 'text/xsl', 'text/plain'];
+  const message = await receiveFiles(s, declared.map((type, i) => ({ filename: `f${i}.txt`, content: Buffer.from(`fichier ${i}`), contentType: type })));
+  for (const [i, type] of declared.entries()) {
+    const res = await svc.call(s.apiKey, 'get_attachment', { message_id: message.id, attachment_id: byName(message, `f${i}.txt`).id });
+    const download = await fetch(res.body.download_url);
+    await download.arrayBuffer();
+    t.match(download.headers.get('content-type'), type === 'text/plain' ? /^text\/plain/ : /^application\/octet-stream$/, type);
+  }
+});
+
 t.test('over MCP, a file up to 1 MB also comes as an embedded resource', async (t) => {
   const s = await sender(svc);
   const message = await receiveFiles(s);
