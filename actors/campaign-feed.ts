@@ -19,7 +19,7 @@ import { replySubject } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
 import { wakeInbox } from '../src/redis/queues.js';
 import { contactView } from './audience.js';
-import { readCampaign, statusChange, type ContactState, type StoredCampaign } from './campaign.js';
+import { holdQueued, readCampaign, statusChange, type ContactState, type StoredCampaign } from './campaign.js';
 import { deadAddress } from './dead-addresses.js';
 import { SERVICE_ACTOR } from './journal.js';
 import { createOutbound, departurePlan, sendingFacts } from './message.js';
@@ -260,7 +260,13 @@ export async function feedCampaign(rt: Runtime, spaceId: string, campaignId: str
     [now, BATCH],
   );
   for (const { email, state } of [...listOf(stale.claims), ...listOf(due.claims)]) await writeStep(feed, email, state);
-  if (!(await feedFirsts(feed))) return 'running';
+  const exhausted = await feedFirsts(feed);
+  // Paused while this visit wrote: its messages made after the pause's own sweep are held as well.
+  if ((await rt.redis.hget(keys.campaign(campaignId), 'status')) === 'paused') {
+    await holdQueued(rt, spaceId, campaign);
+    return 'paused';
+  }
+  if (!exhausted) return 'running';
   const [lineId, lineJson, refs, event] = statusChange(rt, spaceId, campaign, SERVICE_ACTOR, 'finished');
   const finished = await rt.scripts.run<{ finished: boolean }>(
     'campaign/finishCampaign',

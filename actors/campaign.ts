@@ -191,6 +191,18 @@ export async function pauseCampaign(rt: Runtime, access: Access, campaignId: str
   const keys = spaceKeys(spaceId);
   const [lineId, lineJson, refs, event] = statusChange(rt, spaceId, campaign, actorOf(access), 'paused');
   await rt.scripts.run('campaign/pauseCampaign', { campaign: keys.campaign(campaignId), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex }, [lineId!, lineJson!, refs!, event!]);
+  const held = await holdQueued(rt, spaceId, campaign);
+  return { campaign: campaignView(await readCampaign(rt, spaceId, campaignId)), held };
+}
+
+/**
+ * Takes each queued message of a paused campaign out of its inbox's queue until it starts again
+ * (lua/campaign/holdMessage); answers how many. Run by the pause, and by a feeder whose visit wrote
+ * while the pause came (its messages written after the pause's sweep).
+ */
+export async function holdQueued(rt: Runtime, spaceId: string, campaign: Pick<StoredCampaign, 'id' | 'inbox_ids'>): Promise<number> {
+  const keys = spaceKeys(spaceId);
+  const campaignId = campaign.id;
   let held = 0;
   for (const inboxId of JSON.parse(campaign.inbox_ids) as string[]) {
     const ids = await rt.redis.zrange(keys.inboxQueue(inboxId), '0', '-1');
@@ -211,7 +223,7 @@ export async function pauseCampaign(rt: Runtime, access: Access, campaignId: str
       if (reply.held) held++;
     }
   }
-  return { campaign: campaignView(await readCampaign(rt, spaceId, campaignId)), held };
+  return held;
 }
 
 /** Where the contact stands in each campaign of the space that reached it (get_contact). */

@@ -170,6 +170,34 @@ t.test('pause then start: nothing leaves while paused; held messages go back in 
   t.equal(await svc.rt.redis.hget(keys.inbox(s.inboxId), 'queued'), '0', "the inbox's count back to nothing");
 });
 
+t.test('a pause that comes while a feeder writes: what the visit writes after it is held too', async (t) => {
+  const s = await sender(svc);
+  const campaignId = await started(s, await audienceOf(s, 12, 'p'));
+  let paused = false;
+  // The pause lands just before the visit's first message is made: its own sweep finds nothing yet.
+  const pausedMeanwhile: Runtime = {
+    ...svc.rt,
+    scripts: {
+      run: async (name: string, ...rest: unknown[]) => {
+        if (name === 'message/createOutbound' && !paused) {
+          paused = true;
+          t.equal((await svc.call(s.apiKey, 'pause_campaign', { campaign_id: campaignId })).body.held, 0);
+        }
+        return (svc.rt.scripts.run as (...a: unknown[]) => Promise<unknown>)(name, ...rest);
+      },
+    } as unknown as Runtime['scripts'],
+  };
+  t.equal(await feedCampaign(pausedMeanwhile, s.spaceId, campaignId), 'paused');
+  const keys = spaceKeys(s.spaceId);
+  t.equal(await svc.rt.redis.zcard(keys.inboxQueue(s.inboxId)), 0, 'nothing of the campaign waits to leave');
+  t.equal(await svc.rt.redis.zcard(keys.campaignHeld(campaignId)), 5, "the visit's day of messages is held");
+  for (let hour = 0; hour < 24; hour++) {
+    t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null);
+    clock.set(clock.now() + 3600_000);
+  }
+  t.equal(await sentCount(s), 0, 'none left while paused');
+});
+
 async function sentCount(s: Sender): Promise<number> {
   const lines = (await svc.call(s.apiKey, 'list_events', { inbox_id: s.inboxId, limit: 200 })).body.events as { kind: string }[];
   return lines.filter((l) => l.kind === 'message.sent').length;
