@@ -156,24 +156,22 @@ async function writeFollowUp(feed: Feed, email: string, state: ContactState): Pr
   const { rt } = feed;
   const step = state.k!;
   const now = rt.clock.now();
+  const stopped = (reason: string) => record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: reason }, null);
   const previous = await readMessage(rt, feed.access.space.id, state.m!);
   const stop = await stopReason(feed, email, state, previous?.status ?? 'cancelled');
-  if (stop) return record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: stop }, null);
+  if (stop) return stopped(stop);
   const left = previous!.sent_at ? Date.parse(previous!.sent_at) : null;
   const due = afterWorkingDays(left ?? (Number(previous!.slot) || now), feed.followUps[step - 1]!.after_days);
   if (left === null || due > now) return record(feed, email, step, 'release', Math.max(due, now + (left === null ? RETRY_MS : 0)));
   const [thread, contact] = await Promise.all([readThread(rt, feed.access.space.id, state.t!), readContact(feed, email)]);
   // Its fields may have changed since its first message (added again to an audience with others).
-  if (unresolvedField([feed.followUps[step - 1]!.text], contact) !== null) {
-    return record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: 'unresolved_placeholder' }, null);
-  }
+  if (unresolvedField([feed.followUps[step - 1]!.text], contact) !== null) return stopped('unresolved_placeholder');
   try {
     const sent = await write(feed, state.i!, contact, step, thread);
     const leavesAt = sent.estimated_send_at ? Date.parse(sent.estimated_send_at) : now;
     return record(feed, email, step, { s: 'written', k: step, i: state.i, t: state.t, m: sent.message!.id }, nextDue(feed, step, leavesAt));
   } catch (error) {
     if (!(error instanceof MailboxError)) throw error;
-    const stopped = (reason: string) => record(feed, email, step, { s: 'stopped', k: step - 1, i: state.i, t: state.t, m: state.m, r: reason }, null);
     if (error.code === 'recipient_suppressed') return stopped('suppressed');
     // Its inbox was deleted: no follow-up can ever leave from it (a suspended one waits, as other passing refusals).
     if (error.code === 'not_found' && (await inboxDeleted(feed, state.i!))) return stopped('inbox_deleted');

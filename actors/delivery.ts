@@ -79,7 +79,7 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   ]);
   if (!inbox) return { empty: true };
   // A reply stops that contact's follow-ups (decisions.md 7), also one already queued when it came.
-  if (campaignId && threadId && (await wroteIn(rt, spaceId, threadId))) {
+  if (campaignId && threadId && (await correspondentWrote(rt, spaceId, threadId))) {
     await withdraw(rt, spaceId, head);
     return { skipped: true };
   }
@@ -113,13 +113,11 @@ export async function refusal(rt: Runtime, departure: Departure): Promise<Delive
   return refused('the address is dead: a hard bounce reported it unknown');
 }
 
-/** Whether the correspondent of the message's thread ever wrote to us (then no unsubscribe footer). */
-export async function correspondentWrote(rt: Runtime, spaceId: string, message: StoredMessage): Promise<boolean> {
-  return wroteIn(rt, spaceId, message.thread_id);
-}
-
-/** Whether the correspondent of a thread ever wrote to us (an automatic reply does not count: lua/message/receiveInbound). */
-async function wroteIn(rt: Runtime, spaceId: string, threadId: string): Promise<boolean> {
+/**
+ * Whether the correspondent of a thread ever wrote to us (an automatic reply does not count:
+ * lua/message/receiveInbound): then no unsubscribe footer, and no campaign follow-up.
+ */
+export async function correspondentWrote(rt: Runtime, spaceId: string, threadId: string): Promise<boolean> {
   return (await rt.redis.hget(spaceKeys(spaceId).thread(threadId), 'correspondent_wrote')) === '1';
 }
 

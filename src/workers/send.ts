@@ -24,7 +24,7 @@ import type { Runtime } from '../runtime.js';
 /** The mail a departure leaves as (bench/delivery.mjs builds its floor's input with it too). */
 export async function outgoing(rt: Runtime, spaceId: string, { message, inbox }: Departure): Promise<OutgoingMail> {
   const [wrote, dkim, files] = await Promise.all([
-    correspondentWrote(rt, spaceId, message),
+    correspondentWrote(rt, spaceId, message.thread_id),
     inbox.shared === '1' ? serviceDkimKey(rt, inbox.domain) : dkimKeyFor(rt, spaceId, inbox.domain),
     attachmentFiles(rt, spaceId, message),
   ]);
