@@ -1,17 +1,22 @@
 # Mailbox (`mailbox serve`: the HTTP + MCP front end on 8080, inbound SMTP on 2525, the workers).
 # The image holds no redis-server: give it REDIS_URL or REDIS_CLUSTER_NODES (docker-compose.yml does),
 # and MAILBOX_MASTER_KEY or MAILBOX_MASTER_KEY_FILE (the master key, made once in that file).
+# Node 24 LTS: HTTP runs on node:http there (the uWebSockets.js build the project installs loads on Node 20 only).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY actors ./actors
+# The build writes the scripts' typed bindings from lua/ first (npm run bindings:generate, through the
+# project's TypeScript loader).
+COPY lua ./lua
+COPY test/helpers/ts-loader.mjs test/helpers/ts-hooks.mjs ./test/helpers/
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

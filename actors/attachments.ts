@@ -1,5 +1,5 @@
 /**
- * Attachments and raw sources (decisions.md 10): their bytes go to the blob store (src/blobs/, through
+ * Attachments and raw sources (docs/contract.md, Decision 10): their bytes go to the blob store (src/blobs/, through
  * the ports) before the record that points to them is written, and the space's blob set
  * (keys.blobs) names every blob a record points to, in the same script as the record. A blob outside
  * that set is what a crash between the two writes left: the sweep removes it once it is old enough
@@ -9,9 +9,16 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
 import { blobKey, blobSetMember, hashOfBlob, sha256Of, type BlobStream } from '../src/blobs/store.js';
-import { checkFilename, checkNotRunnable, decodeBase64, detectedType, settledType, TYPE_SIGNATURE_BYTES } from '../src/mail/attachment-rules.js';
-import type { AttachmentView } from '../src/records.js';
-import { readMessage, type StoredMessage } from './records.js';
+import {
+  checkFilename,
+  checkNotRunnable,
+  decodeBase64,
+  detectedType,
+  settledType,
+  TYPE_SIGNATURE_BYTES,
+} from '../src/mail/attachment-rules.js';
+import type { AttachmentView } from '../src/record-schemas.js';
+import { readMessage, type StoredMessage } from './stored-records.js';
 
 /** A file as a parser or a caller gives it, before it is stored. */
 export interface AttachmentPart {
@@ -26,7 +33,8 @@ export interface AttachmentPart {
 export const SWEEP_GRACE_MS = 3600 * 1000;
 
 /** A file of an outgoing message as the caller gives it (send_email, reply_to_thread, update_draft). */
-export type AttachmentInput = { filename: string; content_type?: string; content_base64: string } | { attachment_id: string };
+export type AttachmentInput =
+  { filename: string; content_type?: string; content_base64: string } | { attachment_id: string };
 
 /** A checked outgoing file: new bytes to store, or a received file of the space (already stored). */
 export interface OutgoingFile {
@@ -43,13 +51,21 @@ export const attachmentNames = (inputs: AttachmentInput[] | undefined): string =
   (inputs ?? []).map((input) => ('filename' in input ? input.filename : '')).join('\n');
 
 const overLimit = (filename: string | null, max: number) =>
-  new MailboxError('attachment_refused', { filename: filename ?? '', reason: `les fichiers dépassent ${max} octets au total` });
+  new MailboxError('attachment_refused', {
+    filename: filename ?? '',
+    reason: `les fichiers dépassent ${max} octets au total`,
+  });
 
 /**
  * Checks the files of an outgoing message (src/mail/attachment-rules.ts) and finds the forwarded ones
  * among the received files of the space the key may read (`not_found` otherwise). Nothing is written.
  */
-export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds: string[] | null, inputs: AttachmentInput[]): Promise<OutgoingFile[]> {
+export async function checkOutgoingFiles(
+  rt: Runtime,
+  spaceId: string,
+  inboxIds: string[] | null,
+  inputs: AttachmentInput[],
+): Promise<OutgoingFile[]> {
   const files: OutgoingFile[] = [];
   let total = 0;
   for (const input of inputs) {
@@ -57,21 +73,44 @@ export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds:
     if ('attachment_id' in input) {
       const messageId = await rt.redis.hget(spaceKeys(spaceId).receivedAttachments, input.attachment_id);
       const message = messageId ? await readMessage(rt, spaceId, messageId) : null;
-      const received = message && (!inboxIds || inboxIds.includes(message.inbox_id)) ? attachmentsOf(message).find((a) => a.id === input.attachment_id) : undefined;
-      if (!received) throw new MailboxError('not_found', null, { reason: `La pièce jointe ${input.attachment_id} n'existe pas pour cette clé.` });
+      const received =
+        message && (!inboxIds || inboxIds.includes(message.inbox_id))
+          ? attachmentsOf(message).find((a) => a.id === input.attachment_id)
+          : undefined;
+      if (!received)
+        throw new MailboxError('not_found', null, {
+          reason: `La pièce jointe ${input.attachment_id} n'existe pas pour cette clé.`,
+        });
       // A correspondent named and typed it: the same rules as for new bytes, but for the declared type, which
       // it declared, not the agent (it goes out as received).
       if (received.filename !== null) checkFilename(received.filename);
       checkNotRunnable(received.filename ?? '', received.content_type);
       await detectedType(received.filename ?? '', await blobHead(rt, spaceId, received.sha256));
-      file = { filename: received.filename, content_type: received.content_type, size: received.size, sha256: received.sha256, content: null };
+      file = {
+        filename: received.filename,
+        content_type: received.content_type,
+        size: received.size,
+        sha256: received.sha256,
+        content: null,
+      };
     } else {
       checkFilename(input.filename);
       const content = decodeBase64(input.content_base64);
-      if (!content) throw new MailboxError('invalid_argument', { parameter: 'attachments' }, { reason: `content_base64 de « ${input.filename} » n'est pas du base64.` });
+      if (!content)
+        throw new MailboxError(
+          'invalid_argument',
+          { parameter: 'attachments' },
+          { reason: `content_base64 de « ${input.filename} » n'est pas du base64.` },
+        );
       const contentType = await settledType(input.filename, input.content_type, content);
       checkNotRunnable(input.filename, contentType);
-      file = { filename: input.filename, content_type: contentType, size: content.length, sha256: sha256Of(content), content };
+      file = {
+        filename: input.filename,
+        content_type: contentType,
+        size: content.length,
+        sha256: sha256Of(content),
+        content,
+      };
     }
     total += file.size;
     if (total > rt.config.attachmentMaxBytes) throw overLimit(file.filename, rt.config.attachmentMaxBytes);
@@ -81,21 +120,41 @@ export async function checkOutgoingFiles(rt: Runtime, spaceId: string, inboxIds:
 }
 
 /** Stores the new bytes of checked outgoing files (durable once this resolves) and answers their attachment objects. */
-export async function storeOutgoingFiles(rt: Runtime, spaceId: string, files: OutgoingFile[]): Promise<AttachmentView[]> {
+export async function storeOutgoingFiles(
+  rt: Runtime,
+  spaceId: string,
+  files: OutgoingFile[],
+): Promise<AttachmentView[]> {
   const views: AttachmentView[] = [];
   for (const file of files) {
     if (file.content) await rt.ports.blobs.put(spaceId, file.content);
-    views.push({ id: rt.ids.next('attachment'), filename: file.filename, content_type: file.content_type, size: file.size, inline: false, content_id: null, sha256: file.sha256 });
+    views.push({
+      id: rt.ids.next('attachment'),
+      filename: file.filename,
+      content_type: file.content_type,
+      size: file.size,
+      inline: false,
+      content_id: null,
+      sha256: file.sha256,
+    });
   }
   return views;
 }
 
 /** The same files in the same order (names, types, bytes), whatever their attachment ids. */
 export const sameFiles = (a: AttachmentView[], b: AttachmentView[]): boolean =>
-  a.length === b.length && a.every((file, i) => file.filename === b[i]!.filename && file.content_type === b[i]!.content_type && file.sha256 === b[i]!.sha256);
+  a.length === b.length &&
+  a.every(
+    (file, i) =>
+      file.filename === b[i]!.filename && file.content_type === b[i]!.content_type && file.sha256 === b[i]!.sha256,
+  );
 
 /** The bytes of a message's files, for its MIME (the send worker). */
-export async function attachmentFiles(rt: Runtime, spaceId: string, message: Pick<StoredMessage, 'attachments'>): Promise<{ view: AttachmentView; content: Buffer }[]> {
+export async function attachmentFiles(
+  rt: Runtime,
+  spaceId: string,
+  message: Pick<StoredMessage, 'attachments'>,
+): Promise<{ view: AttachmentView; content: Buffer }[]> {
   const files: { view: AttachmentView; content: Buffer }[] = [];
   for (const view of attachmentsOf(message)) {
     const content = await rt.ports.blobs.get(blobKey(spaceId, view.sha256));
@@ -105,8 +164,8 @@ export async function attachmentFiles(rt: Runtime, spaceId: string, message: Pic
   return files;
 }
 
-/** A body (text or html) longer than this, in UTF-8 bytes, lives in the blob store (decisions.md 10). */
-export const BODY_INLINE_MAX_BYTES = 2048;
+/** A body (text or html) longer than this, in UTF-8 bytes, lives in the blob store (docs/contract.md, Decision 10). */
+const BODY_INLINE_MAX_BYTES = 2048;
 
 /**
  * A message's bodies as stored: each one over 2 KB written to the blob store (durable once this
@@ -128,7 +187,11 @@ export async function storeBodies(rt: Runtime, spaceId: string, bodies: { text: 
 }
 
 /** Writes every part to the blob store (durable once this resolves) and answers their attachment objects. */
-export async function storeAttachments(rt: Runtime, spaceId: string, parts: AttachmentPart[]): Promise<AttachmentView[]> {
+export async function storeAttachments(
+  rt: Runtime,
+  spaceId: string,
+  parts: AttachmentPart[],
+): Promise<AttachmentView[]> {
   const views: AttachmentView[] = [];
   for (const part of parts) {
     const blob = await rt.ports.blobs.put(spaceId, part.content);
@@ -152,7 +215,8 @@ export const attachmentsOf = (message: Pick<StoredMessage, 'attachments'>): Atta
 /** One attachment a message carries; `not_found` for an id it does not carry. */
 export function messageAttachment(message: StoredMessage, attachmentId: string): AttachmentView {
   const attachment = attachmentsOf(message).find((candidate) => candidate.id === attachmentId);
-  if (!attachment) throw new MailboxError('not_found', null, { reason: "Cette pièce jointe n'existe pas dans ce message." });
+  if (!attachment)
+    throw new MailboxError('not_found', null, { reason: "Cette pièce jointe n'existe pas dans ce message." });
   return attachment;
 }
 
@@ -193,11 +257,11 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
   for (const spaceId of await rt.ports.blobs.spaces()) {
     const old = (await rt.ports.blobs.list(spaceId)).filter((blob) => blob.writtenAt < before);
     if (!old.length) continue;
-    // Asked in both forms: a set written before its members were base64url (session 16) holds hex ones,
-    // and a blob the sweep takes for an orphan is gone for good.
-    const hashes = old.map((blob) => hashOfBlob(blob.key));
-    const pointed = await rt.redis.smismember(spaceKeys(spaceId).blobs, ...hashes.map(blobSetMember), ...hashes);
-    const orphans = old.filter((_, i) => pointed[i] !== 1 && pointed[hashes.length + i] !== 1).map((blob) => blob.key);
+    const pointed = await rt.redis.smismember(
+      spaceKeys(spaceId).blobs,
+      ...old.map((blob) => blobSetMember(hashOfBlob(blob.key))),
+    );
+    const orphans = old.filter((_, i) => pointed[i] !== 1).map((blob) => blob.key);
     await rt.ports.blobs.remove(orphans);
     removed += orphans.length;
   }
@@ -209,7 +273,10 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
  * The attachment a download link names (its signature checked by the caller) and its bytes as a stream
  * (never whole in memory); `not_found` once the message or space is gone.
  */
-export async function linkedAttachment(rt: Runtime, target: { spaceId: string; messageId: string; attachmentId: string }): Promise<{ attachment: AttachmentView; content: BlobStream }> {
+export async function linkedAttachment(
+  rt: Runtime,
+  target: { spaceId: string; messageId: string; attachmentId: string },
+): Promise<{ attachment: AttachmentView; content: BlobStream }> {
   const message = await readMessage(rt, target.spaceId, target.messageId);
   if (!message) throw new MailboxError('not_found', null, { reason: "Ce message n'existe plus." });
   const attachment = messageAttachment(message, target.attachmentId);

@@ -1,26 +1,30 @@
 /**
- * Audiences and contacts (decisions.md 11). A contact is an address of the space with a name and
+ * Audiences and contacts (docs/contract.md, Decision 11). A contact is an address of the space with a name and
  * free fields, kept in one hash (address -> small JSON) so a 100,000-contact audience stays near
- * 200 bytes a contact; an audience is a hash of fields and a sorted set of its members by rank of
- * addition, which campaigns feed in that order (the campaign actor). lua/audience/ writes them.
+ * 200 bytes a contact, and its address in a lexical index (the space-wide listing's order); a space
+ * holds at most `contacts_per_space` of them. An audience is a hash of fields and a sorted set of its
+ * members by rank of addition, which campaigns feed in that order (the campaign actor). lua/audience/
+ * writes them. A listing reads its page, never the whole address book.
  */
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import type { AudienceView, ContactView } from '../src/records.js';
+import type { AudienceView, ContactView } from '../src/record-schemas.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { isAddress } from '../src/sending/validate.js';
 import { deadAddress } from './dead-addresses.js';
+import * as audienceLua from './bindings/audience.generated.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import type { Reason } from '../src/texts.js';
 
 /** At most this many contacts in one add_contacts call. */
 export const MAX_CONTACTS_PER_CALL = 1000;
 /** add_contacts answers at most this many examples of skipped addresses. */
-export const MAX_SKIP_EXAMPLES = 20;
+const MAX_SKIP_EXAMPLES = 20;
 
-export type SkipReason = 'invalid' | 'duplicate' | 'suppressed' | 'dead_address';
+export type SkipReason = Extract<Reason, 'invalid' | 'duplicate' | 'suppressed' | 'dead_address'>;
 
 /** A contact as stored: only what was given, so an address alone costs two bytes of JSON. */
 export interface StoredContact {
@@ -40,7 +44,10 @@ function audienceOf(fields: Record<string, string>, count: number): AudienceView
 /** The audience, or `not_found` (unknown, deleted, another space's). */
 export async function readAudience(rt: Runtime, spaceId: string, audienceId: string): Promise<AudienceView> {
   const keys = spaceKeys(spaceId);
-  const [fields, count] = await Promise.all([rt.redis.hgetall(keys.audience(audienceId)), rt.redis.zcard(keys.audienceMembers(audienceId))]);
+  const [fields, count] = await Promise.all([
+    rt.redis.hgetall(keys.audience(audienceId)),
+    rt.redis.zcard(keys.audienceMembers(audienceId)),
+  ]);
   if (!fields.id) throw new MailboxError('not_found', null, { reason: "Cette audience n'existe pas pour cette clé." });
   return audienceOf(fields, count);
 }
@@ -50,10 +57,16 @@ export async function createAudience(rt: Runtime, access: Access, name: string):
   const id = rt.ids.next('audience');
   const createdAt = iso(rt.clock.now());
   const line = prepareLine(rt, 'audience.created', actorOf(access), { audience_id: id }, { name });
-  await rt.scripts.run(
-    'audience/createAudience',
-    { space: keys.space, audiences: keys.audiences, audience: keys.audience(id), journal: keys.journal, journalIndex: keys.journalIndex },
-    [id, name, createdAt, access.key.id, ...lineArgs(line)],
+  await audienceLua.createAudience(
+    rt.scripts,
+    {
+      space: keys.space,
+      audiences: keys.audiences,
+      audience: keys.audience(id),
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { audienceId: id, name, nowIso: createdAt, keyId: access.key.id, ...lineArgs(line) },
   );
   return { id, name, contact_count: 0, created_at: createdAt };
 }
@@ -64,7 +77,9 @@ export async function listAudiences(rt: Runtime, spaceId: string): Promise<Audie
   const pipeline = rt.redis.pipeline();
   for (const id of ids) pipeline.hgetall(keys.audience(id)).zcard(keys.audienceMembers(id));
   const replies = await execAll<Record<string, string> | number>(pipeline);
-  return ids.map((_, i) => audienceOf(replies[2 * i] as Record<string, string>, replies[2 * i + 1] as number)).filter((a) => a.id);
+  return ids
+    .map((_, i) => audienceOf(replies[2 * i] as Record<string, string>, replies[2 * i + 1] as number))
+    .filter((a) => a.id);
 }
 
 export interface ContactInput {
@@ -83,7 +98,12 @@ export interface AddContactsResult {
  * add_contacts: invalid addresses and the platform's dead ones are set aside here, the rest is judged
  * by the script against the audience (duplicate) and the space's suppression list, atomically.
  */
-export async function addContacts(rt: Runtime, access: Access, audienceId: string, contacts: readonly ContactInput[]): Promise<AddContactsResult> {
+export async function addContacts(
+  rt: Runtime,
+  access: Access,
+  audienceId: string,
+  contacts: readonly ContactInput[],
+): Promise<AddContactsResult> {
   const audience = await readAudience(rt, access.space.id, audienceId);
   const examples: AddContactsResult['examples'] = [];
   const skipped: Record<SkipReason, number> = { invalid: 0, duplicate: 0, suppressed: 0, dead_address: 0 };
@@ -95,31 +115,79 @@ export async function addContacts(rt: Runtime, access: Access, audienceId: strin
   for (const c of contacts) {
     const email = c.email.trim().toLowerCase();
     if (!isAddress(email)) skip(c.email, 'invalid');
-    else valid.push({ email, contact: c.name === undefined && c.fields === undefined ? null : { ...(c.name ? { name: c.name.trim() } : {}), ...(c.fields ? { fields: c.fields } : {}) } });
+    else
+      valid.push({
+        email,
+        contact:
+          c.name === undefined && c.fields === undefined
+            ? null
+            : { ...(c.name ? { name: c.name.trim() } : {}), ...(c.fields ? { fields: c.fields } : {}) },
+      });
   }
   const dead = await Promise.all(valid.map((c) => deadAddress(rt, c.email)));
   const kept = valid.filter((c, i) => (dead[i] ? (skip(c.email, 'dead_address'), false) : true));
   const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'contacts.added', actorOf(access), { audience_id: audienceId }, { name: audience.name, skipped: skipped.invalid + skipped.dead_address });
-  const reply = await rt.scripts.run<{ added: number; duplicate: number; suppressed: number; examples: { email: string; reason: SkipReason }[] }>(
-    'audience/addContacts',
-    { audience: keys.audience(audienceId), audienceMembers: keys.audienceMembers(audienceId), contacts: keys.contacts, suppressions: keys.suppressions, journal: keys.journal, journalIndex: keys.journalIndex },
-    [JSON.stringify(kept.map((c) => ({ email: c.email, contact: c.contact ? JSON.stringify(c.contact) : '' }))), MAX_SKIP_EXAMPLES - examples.length, ...lineArgs(line)],
+  const line = prepareLine(
+    rt,
+    'contacts.added',
+    actorOf(access),
+    { audience_id: audienceId },
+    { name: audience.name, skipped: skipped.invalid + skipped.dead_address },
+  );
+  const reply = await audienceLua.addContacts(
+    rt.scripts,
+    {
+      audience: keys.audience(audienceId),
+      audienceMembers: keys.audienceMembers(audienceId),
+      contacts: keys.contacts,
+      contactIndex: keys.contactIndex,
+      suppressions: keys.suppressions,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    {
+      contacts: JSON.stringify(
+        kept.map((c) => ({ email: c.email, contact: c.contact ? JSON.stringify(c.contact) : '' })),
+      ),
+      maxExamples: MAX_SKIP_EXAMPLES - examples.length,
+      ...lineArgs(line),
+      maxContacts: rt.config.limits.contacts_per_space,
+    },
   );
   skipped.duplicate = reply.duplicate;
   skipped.suppressed = reply.suppressed;
   // An empty Lua table comes back as {} (cjson cannot tell an empty array).
-  return { added: reply.added, skipped, examples: [...examples, ...(Array.isArray(reply.examples) ? reply.examples : [])] };
+  return {
+    added: reply.added,
+    skipped,
+    examples: [...examples, ...(Array.isArray(reply.examples) ? reply.examples : [])],
+  };
 }
 
-export async function removeContacts(rt: Runtime, access: Access, audienceId: string, emails: readonly string[]): Promise<number> {
+export async function removeContacts(
+  rt: Runtime,
+  access: Access,
+  audienceId: string,
+  emails: readonly string[],
+): Promise<number> {
   const audience = await readAudience(rt, access.space.id, audienceId);
   const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'contacts.removed', actorOf(access), { audience_id: audienceId }, { name: audience.name });
-  const reply = await rt.scripts.run<{ removed: number }>(
-    'audience/removeContacts',
-    { audience: keys.audience(audienceId), audienceMembers: keys.audienceMembers(audienceId), journal: keys.journal, journalIndex: keys.journalIndex },
-    [JSON.stringify(emails.map((e) => e.trim().toLowerCase())), ...lineArgs(line)],
+  const line = prepareLine(
+    rt,
+    'contacts.removed',
+    actorOf(access),
+    { audience_id: audienceId },
+    { name: audience.name },
+  );
+  const reply = await audienceLua.removeContacts(
+    rt.scripts,
+    {
+      audience: keys.audience(audienceId),
+      audienceMembers: keys.audienceMembers(audienceId),
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { addresses: JSON.stringify(emails.map((e) => e.trim().toLowerCase())), ...lineArgs(line) },
   );
   return reply.removed;
 }
@@ -127,11 +195,23 @@ export async function removeContacts(rt: Runtime, access: Access, audienceId: st
 export async function deleteAudience(rt: Runtime, access: Access, audienceId: string): Promise<AudienceView> {
   const audience = await readAudience(rt, access.space.id, audienceId);
   const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'audience.deleted', actorOf(access), { audience_id: audienceId }, { name: audience.name });
-  await rt.scripts.run(
-    'audience/deleteAudience',
-    { audience: keys.audience(audienceId), audienceMembers: keys.audienceMembers(audienceId), audiences: keys.audiences, journal: keys.journal, journalIndex: keys.journalIndex },
-    [audienceId, ...lineArgs(line)],
+  const line = prepareLine(
+    rt,
+    'audience.deleted',
+    actorOf(access),
+    { audience_id: audienceId },
+    { name: audience.name },
+  );
+  await audienceLua.deleteAudience(
+    rt.scripts,
+    {
+      audience: keys.audience(audienceId),
+      audienceMembers: keys.audienceMembers(audienceId),
+      audiences: keys.audiences,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { audienceId, ...lineArgs(line) },
   );
   return audience;
 }
@@ -147,10 +227,15 @@ const matchesQuery = (query: string | null) => (c: ContactView) =>
 
 /** Members read per round when an audience's contacts are gone through. */
 const SCAN_BATCH = 500;
+/**
+ * Contacts one list_contacts call with a `query` looks at, at most: a page that matches little comes
+ * back short, with a cursor to go on from (a contact's fields weigh up to 10 KB).
+ */
+const LIST_SCAN_MAX = 1000;
 
 /**
  * Calls `visit` with each contact of the audience (address, stored JSON, rank) in rank order, from
- * after rank `after` (null: the first), until it answers false.
+ * after rank `after` (null: the first), until it answers false; `batch` members read a round.
  */
 export async function eachContact(
   rt: Runtime,
@@ -158,51 +243,89 @@ export async function eachContact(
   audienceId: string,
   after: string | null,
   visit: (email: string, raw: string | null, rank: string) => boolean | void,
+  batch = SCAN_BATCH,
 ): Promise<void> {
   const keys = spaceKeys(spaceId);
   let from = after ? `(${after}` : '-inf';
   for (;;) {
-    const members = await rt.redis.zrangebyscore(keys.audienceMembers(audienceId), from, '+inf', 'WITHSCORES', 'LIMIT', 0, SCAN_BATCH);
+    const members = await rt.redis.zrangebyscore(
+      keys.audienceMembers(audienceId),
+      from,
+      '+inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      batch,
+    );
     if (!members.length) return;
     const emails = members.filter((_, i) => i % 2 === 0);
     const raws = await rt.redis.hmget(keys.contacts, ...emails);
-    for (let i = 0; i < emails.length; i++) if (visit(emails[i]!, raws[i] ?? null, members[2 * i + 1]!) === false) return;
+    for (let i = 0; i < emails.length; i++)
+      if (visit(emails[i]!, raws[i] ?? null, members[2 * i + 1]!) === false) return;
     from = `(${members[members.length - 1]}`;
   }
 }
 
-/** An audience's contacts in rank order, filtered by a part of address or name. */
-async function audienceContacts(rt: Runtime, spaceId: string, audienceId: string, query: string | null, after: string | null, limit: number): Promise<ContactPage> {
-  const found: { contact: ContactView; rank: string }[] = [];
-  // One more than the page: whether another page exists.
-  await eachContact(rt, spaceId, audienceId, after, (email, raw, rank) => {
+/**
+ * A page of contacts gone through in order by `each`, a page and one more at a time (the one more tells
+ * whether another page follows), filtered by the query; with a query, LIST_SCAN_MAX looked at end the
+ * call (`next` then names the last one looked at).
+ */
+async function pageOf(
+  query: string | null,
+  limit: number,
+  each: (visit: (email: string, raw: string | null, position: string) => boolean, batch: number) => Promise<void>,
+): Promise<ContactPage> {
+  const found: { contact: ContactView; position: string }[] = [];
+  let scanned = 0;
+  let last: string | null = null;
+  await each((email, raw, position) => {
     const contact = contactView(email, raw);
-    if (matchesQuery(query)(contact)) found.push({ contact, rank });
-    return found.length <= limit;
-  });
+    if (matchesQuery(query)(contact)) found.push({ contact, position });
+    last = position;
+    return found.length <= limit && ++scanned < (query ? LIST_SCAN_MAX : Infinity);
+  }, limit + 1);
   const page = found.slice(0, limit);
-  return { items: page.map((f) => f.contact), next: found.length > limit ? page[page.length - 1]!.rank : null };
+  if (found.length > limit) return { items: page.map((f) => f.contact), next: page[page.length - 1]!.position };
+  return { items: page.map((f) => f.contact), next: query && scanned >= LIST_SCAN_MAX ? last : null };
 }
 
-/** Every contact of the space in address order (a whole scan: the space-wide search of list_contacts). */
-async function spaceContacts(rt: Runtime, spaceId: string, query: string | null, after: string | null, limit: number): Promise<ContactPage> {
+/** An audience's contacts in rank order, filtered by a part of address or name. */
+const audienceContacts = (
+  rt: Runtime,
+  spaceId: string,
+  audienceId: string,
+  query: string | null,
+  after: string | null,
+  limit: number,
+) => pageOf(query, limit, (visit, batch) => eachContact(rt, spaceId, audienceId, after, visit, batch));
+
+/** The space's contacts in address order (contactIndex), from after address `after`. */
+function spaceContacts(
+  rt: Runtime,
+  spaceId: string,
+  query: string | null,
+  after: string | null,
+  limit: number,
+): Promise<ContactPage> {
   const keys = spaceKeys(spaceId);
-  const found: ContactView[] = [];
-  let cursor = '0';
-  do {
-    const [next, flat] = await rt.redis.hscan(keys.contacts, cursor, 'COUNT', 1000);
-    cursor = next;
-    for (let i = 0; i < flat.length; i += 2) {
-      const contact = contactView(flat[i]!, flat[i + 1]);
-      if ((!after || contact.email > after) && matchesQuery(query)(contact)) found.push(contact);
+  return pageOf(query, limit, async (visit, batch) => {
+    let from = after ? `(${after}` : '-';
+    for (;;) {
+      const emails = await rt.redis.zrangebylex(keys.contactIndex, from, '+', 'LIMIT', 0, batch);
+      if (!emails.length) return;
+      const raws = await rt.redis.hmget(keys.contacts, ...emails);
+      for (let i = 0; i < emails.length; i++) if (!visit(emails[i]!, raws[i] ?? null, emails[i]!)) return;
+      from = `(${emails[emails.length - 1]}`;
     }
-  } while (cursor !== '0');
-  found.sort((a, b) => (a.email < b.email ? -1 : 1));
-  const items = found.slice(0, limit);
-  return { items, next: found.length > limit ? items[items.length - 1]!.email : null };
+  });
 }
 
-export async function listContacts(rt: Runtime, spaceId: string, q: { audienceId: string | null; query: string | null; after: string | null; limit: number }): Promise<ContactPage> {
+export async function listContacts(
+  rt: Runtime,
+  spaceId: string,
+  q: { audienceId: string | null; query: string | null; after: string | null; limit: number },
+): Promise<ContactPage> {
   if (q.audienceId) {
     await readAudience(rt, spaceId, q.audienceId);
     return audienceContacts(rt, spaceId, q.audienceId, q.query, q.after, q.limit);
@@ -211,7 +334,11 @@ export async function listContacts(rt: Runtime, spaceId: string, q: { audienceId
 }
 
 /** The contact's stored sheet and the audiences it belongs to; null when the space never had it. */
-export async function readContact(rt: Runtime, spaceId: string, email: string): Promise<{ contact: ContactView; audiences: AudienceView[] } | null> {
+export async function readContact(
+  rt: Runtime,
+  spaceId: string,
+  email: string,
+): Promise<{ contact: ContactView; audiences: AudienceView[] } | null> {
   const keys = spaceKeys(spaceId);
   const [raw, audiences] = await Promise.all([rt.redis.hget(keys.contacts, email), listAudiences(rt, spaceId)]);
   if (raw === null) return null;

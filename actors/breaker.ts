@@ -1,5 +1,5 @@
 /**
- * The circuit breaker (decisions.md 4): over an inbox's last 7 days, with at least 20 sent, hard bounces
+ * The circuit breaker (docs/contract.md, Decision 4): over an inbox's last 7 days, with at least 20 sent, hard bounces
  * above 5 % or complaints above 0.3 % (or 2 complaints) suspend it. Its figures are the daily counters of
  * the inbox's slots hash: `sent:<day>` (lua/message/finishDelivery), `bounced:<day>`
  * (lua/message/recordBounce, and finishDelivery for a recipient refused at RCPT) and `complained:<day>`
@@ -8,19 +8,17 @@
 import { DateTime } from 'luxon';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { PARIS } from '../src/texts.js';
+import { PARIS, type Reason } from '../src/texts.js';
 import { MailboxError } from '../src/errors.js';
-import { suspendInbox } from './inbox.js';
+import { suspendInbox, type BreakerFigures } from './inbox.js';
 
-export const BREAKER = { window_days: 7, min_sent: 20, bounce_rate_limit: 0.05, complaint_rate_limit: 0.003, complaint_count_limit: 2 } as const;
-
-export interface BreakerFigures {
-  sent_7d: number;
-  bounced_7d: number;
-  complaints_7d: number;
-  bounce_rate: number;
-  complaint_rate: number;
-}
+export const BREAKER = {
+  window_days: 7,
+  min_sent: 20,
+  bounce_rate_limit: 0.05,
+  complaint_rate_limit: 0.003,
+  complaint_count_limit: 2,
+} as const;
 
 /** The last 7 Paris days' figures of an inbox, today included. */
 export async function breakerFigures(rt: Runtime, spaceId: string, inboxId: string): Promise<BreakerFigures> {
@@ -42,17 +40,12 @@ export async function breakerFigures(rt: Runtime, spaceId: string, inboxId: stri
   };
 }
 
-const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} %`;
-
-/** The French reason to suspend, or null while the figures are within bounds. */
-export function tripReason(f: BreakerFigures): string | null {
+/** Why to suspend (a code of REASONS, src/texts.ts), or null while the figures are within bounds. */
+function tripReason(f: BreakerFigures): Extract<Reason, 'bounce_rate' | 'complaint_rate'> | null {
   if (f.sent_7d < BREAKER.min_sent) return null;
-  if (f.bounce_rate > BREAKER.bounce_rate_limit) {
-    return `${f.bounced_7d} rebonds définitifs sur ${f.sent_7d} envois en 7 jours (${percent(f.bounce_rate)}, seuil 5 %) : nettoyez la liste de destinataires.`;
-  }
-  if (f.complaint_rate > BREAKER.complaint_rate_limit || f.complaints_7d >= BREAKER.complaint_count_limit) {
-    return `${f.complaints_7d} plainte${f.complaints_7d > 1 ? 's' : ''} pour spam sur ${f.sent_7d} envois en 7 jours (${percent(f.complaint_rate)}, seuil 0,3 %) : n'écrivez qu'à des personnes qui vous attendent.`;
-  }
+  if (f.bounce_rate > BREAKER.bounce_rate_limit) return 'bounce_rate';
+  if (f.complaint_rate > BREAKER.complaint_rate_limit || f.complaints_7d >= BREAKER.complaint_count_limit)
+    return 'complaint_rate';
   return null;
 }
 
@@ -61,10 +54,11 @@ export function tripReason(f: BreakerFigures): string | null {
  * cannot be suspended: its late reports are recorded, nothing more (the MTA sending them still gets 250).
  */
 export async function judgeInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<boolean> {
-  const reason = tripReason(await breakerFigures(rt, spaceId, inboxId));
+  const figures = await breakerFigures(rt, spaceId, inboxId);
+  const reason = tripReason(figures);
   if (reason === null) return false;
   try {
-    return await suspendInbox(rt, spaceId, inboxId, reason);
+    return await suspendInbox(rt, spaceId, inboxId, reason, figures);
   } catch (error) {
     if (error instanceof MailboxError && error.code === 'not_found') return false;
     throw error;

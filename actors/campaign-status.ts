@@ -1,5 +1,5 @@
 /**
- * campaign_status's performances (decisions.md 11), read from the campaign's contacts and their
+ * campaign_status's performances (docs/contract.md, Decision 11), read from the campaign's contacts and their
  * messages at each call, so they never drift from what the messages say. Figures count contacts:
  * each contact the campaign wrote to counts once, under the status of its latest message; `replied`,
  * `unsubscribed` and `complained` count contacts again, whatever that status; `follow_ups_sent` counts
@@ -9,12 +9,31 @@
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
-import { parisDay } from '../src/texts.js';
+import { iso } from '../src/clock.js';
+import { parisDay, type Reason } from '../src/texts.js';
 import type { ContactState, StoredCampaign } from './campaign.js';
-import { directionOf, receivedAtOf, threadIdsIn } from './records.js';
+import { directionOf, receivedAtOf, threadIdsIn } from './stored-records.js';
 
-export const MESSAGE_BUCKETS = ['drafts', 'queued', 'sent', 'delivered', 'bounced', 'failed', 'rejected', 'cancelled'] as const;
-export const SKIP_REASONS = ['suppressed', 'dead_address', 'duplicate', 'filtered', 'unresolved_placeholder', 'removed'] as const;
+export const MESSAGE_BUCKETS = [
+  'drafts',
+  'queued',
+  'sent',
+  'delivered',
+  'bounced',
+  'failed',
+  'rejected',
+  'cancelled',
+] as const;
+export const SKIP_REASONS = [
+  'suppressed',
+  'dead_address',
+  'duplicate',
+  'filtered',
+  'unresolved_placeholder',
+  'field_placeholder',
+  'invalid_subject',
+  'removed',
+] as const satisfies readonly Reason[];
 const OUTCOMES = ['replied', 'unsubscribed', 'complained', 'follow_ups_sent'] as const;
 
 type Bucket = (typeof MESSAGE_BUCKETS)[number] | (typeof OUTCOMES)[number] | 'recipients';
@@ -22,10 +41,19 @@ export type Counts = Record<Bucket, number>;
 
 /** The bucket of a message status (a message being handed over still waits in the queue's count). */
 const BUCKET_OF: Record<string, (typeof MESSAGE_BUCKETS)[number]> = {
-  draft: 'drafts', queued: 'queued', sending: 'queued', sent: 'sent', delivered: 'delivered', bounced: 'bounced', failed: 'failed', rejected: 'rejected', cancelled: 'cancelled',
+  draft: 'drafts',
+  queued: 'queued',
+  sending: 'queued',
+  sent: 'sent',
+  delivered: 'delivered',
+  bounced: 'bounced',
+  failed: 'failed',
+  rejected: 'rejected',
+  cancelled: 'cancelled',
 };
 
-const zeros = (): Counts => Object.fromEntries([...MESSAGE_BUCKETS, ...OUTCOMES, 'recipients'].map((name) => [name, 0])) as Counts;
+const zeros = (): Counts =>
+  Object.fromEntries([...MESSAGE_BUCKETS, ...OUTCOMES, 'recipients'].map((name) => [name, 0])) as Counts;
 
 export interface CampaignFigures extends Counts {
   waiting: number;
@@ -33,6 +61,8 @@ export interface CampaignFigures extends Counts {
   rates: { reply: number; bounce: number; unsubscribe: number };
   per_inbox: (Counts & { inbox_id: string })[];
   days: { day: string; sent: number; replied: number }[];
+  /** The earliest departure of its queued messages (ISO 8601), null when none waits in a queue (or it is paused). */
+  next_send_at: string | null;
 }
 
 const rate = (part: number, whole: number): number => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);
@@ -45,7 +75,11 @@ interface ThreadMessage {
   campaignId: string | null;
 }
 
-export async function campaignFigures(rt: Runtime, spaceId: string, campaign: StoredCampaign): Promise<CampaignFigures> {
+export async function campaignFigures(
+  rt: Runtime,
+  spaceId: string,
+  campaign: StoredCampaign,
+): Promise<CampaignFigures> {
   const keys = spaceKeys(spaceId);
   const [raw, ahead, pending] = await Promise.all([
     rt.redis.hgetall(keys.campaignContacts(campaign.id)),
@@ -57,22 +91,41 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
   const written: { email: string; state: ContactState }[] = [];
   for (const [email, json] of Object.entries(raw)) {
     const state = JSON.parse(json) as ContactState;
-    if (state.s === 'skipped') skipped[state.r as keyof typeof skipped] = (skipped[state.r as keyof typeof skipped] ?? 0) + 1;
+    if (state.s === 'skipped')
+      skipped[state.r as keyof typeof skipped] = (skipped[state.r as keyof typeof skipped] ?? 0) + 1;
     else if (state.m) written.push({ email, state });
     else waiting++;
   }
   const pipeline = rt.redis.pipeline();
   for (const { email, state } of written) {
-    pipeline.hget(keys.message(state.m!), 'status').hget(keys.suppressions, email).hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs').zrange(keys.threadMessages(state.t!), '0', '-1');
+    pipeline
+      .hget(keys.message(state.m!), 'status')
+      .hget(keys.suppressions, email)
+      .hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs')
+      .zrange(keys.threadMessages(state.t!), '0', '-1');
   }
   const replies = await execAll<string | null | string[]>(pipeline);
-  const threads = written.map((_, i) => threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all));
+  const threads = written.map((_, i) =>
+    threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all),
+  );
   const messages = rt.redis.pipeline();
   const ids = threads.flat();
-  for (const id of ids) messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id');
-  const fields = (await execAll<(string | null)[]>(messages)).map(([status, sentAt, receivedAt, autoReply, campaignId], i) => ({
-    direction: directionOf(status), sentAt, receivedAt: receivedAtOf(ids[i]!, status, receivedAt) || null, autoReply, campaignId,
-  }) as ThreadMessage);
+  for (const id of ids)
+    messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id', 'slot');
+  let nextSend: number | null = null;
+  const fields = (await execAll<(string | null)[]>(messages)).map(
+    ([status, sentAt, receivedAt, autoReply, campaignId, slot], i) => {
+      if (status === 'queued' && campaignId === campaign.id && Number(slot) > 0)
+        nextSend = Math.min(nextSend ?? Infinity, Number(slot));
+      return {
+        direction: directionOf(status),
+        sentAt,
+        receivedAt: receivedAtOf(ids[i]!, status, receivedAt) || null,
+        autoReply,
+        campaignId,
+      } as ThreadMessage;
+    },
+  );
 
   const total = zeros();
   const perInbox = new Map<string, Counts>();
@@ -110,8 +163,14 @@ export async function campaignFigures(rt: Runtime, spaceId: string, campaign: St
     recipients,
     waiting,
     skipped,
-    rates: { reply: rate(total.replied, contacted), bounce: rate(total.bounced, contacted), unsubscribe: rate(total.unsubscribed, contacted) },
+    rates: {
+      reply: rate(total.replied, contacted),
+      bounce: rate(total.bounced, contacted),
+      unsubscribe: rate(total.unsubscribed, contacted),
+    },
     per_inbox: [...perInbox].map(([inbox_id, counts]) => ({ inbox_id, ...counts })),
     days: [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, ...d })),
+    // A paused campaign's messages are held out of the queues: none leaves until it runs again.
+    next_send_at: nextSend === null || campaign.status !== 'running' ? null : iso(nextSend),
   };
 }

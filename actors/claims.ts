@@ -4,6 +4,7 @@
  * and gives the claim back if the script refuses: never one script across two tags (Redis Cluster).
  */
 import type { Runtime } from '../src/runtime.js';
+import * as claimLua from './bindings/claim.generated.js';
 
 /** Who holds an address; the SMTP side accepts mail for `active` claims only. */
 export interface AddressClaim {
@@ -35,7 +36,12 @@ export async function readClaim<T>(rt: Runtime, key: string): Promise<Claimed<T>
  * Moves a claim from `expected` (null: absent) to `next` (null: removed), atomically. False when the
  * claim was not `expected` any more: someone else took or changed it first.
  */
-export async function swapClaim(rt: Runtime, key: string, expected: string | null, next: string | null): Promise<boolean> {
-  const reply = await rt.scripts.run<{ ok: boolean }>('claim/swap', { claim: key }, [expected ?? '', next ?? '']);
+export async function swapClaim(
+  rt: Runtime,
+  key: string,
+  expected: string | null,
+  next: string | null,
+): Promise<boolean> {
+  const reply = await claimLua.swap(rt.scripts, { claim: key }, { expected: expected ?? '', next: next ?? '' });
   return reply.ok;
 }

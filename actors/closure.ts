@@ -1,18 +1,20 @@
 /**
- * Closing a space (interface.md part 3): a code to the human, its confirmation (erasure 48 h later,
+ * Closing a space (docs/contract.md, Part 3): a code to the human, its confirmation (erasure 48 h later,
  * everything working until then), or a cancellation; then the erasure job, which removes every key of
  * the space and releases what it held outside (address and domain claims, webhook indexes).
  * Invoices are the payment provider's (Stripe keeps them); nothing of ours holds one.
  */
 import { Cluster, type Redis } from 'ioredis';
 import type { Runtime } from '../src/runtime.js';
+import { routePath } from '../src/workspace/pages.js';
 import { globalKeys, spaceKeyPattern, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import { eraseQueue, eraseJobId, scheduleErase, cancelDomainRecheck } from '../src/redis/queues.js';
-import { maskEmail, parisMoment } from '../src/texts.js';
+import { maskEmail, parisMoment, plural } from '../src/texts.js';
 import { CODE_RULES, checkCode, issueCode, matchesCode, pendingCode } from './codes.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
+import * as spaceLua from './bindings/space.generated.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { forgetSpace } from './webhook-index.js';
@@ -43,10 +45,21 @@ async function view(rt: Runtime, access: Access, change: Partial<ClosureView>): 
     code_sent: false,
     expires_at: null,
     human_email: maskEmail(access.space.human_email),
-    removes: { inboxes, domains, subscription: access.space.plan === 'none' ? null : access.space.plan, invoices_kept: true },
+    removes: {
+      inboxes,
+      domains,
+      subscription: access.space.plan === 'none' ? null : access.space.plan,
+      invoices_kept: true,
+    },
     scheduled: closesAt !== null,
     ...change,
   };
+}
+
+/** When a confirmed closure erases the space (ISO 8601), or null when none is scheduled. */
+export async function scheduledClosure(rt: Runtime, spaceId: string): Promise<string | null> {
+  const closesAt = await rt.redis.hget(spaceKeys(spaceId).space, 'closes_at');
+  return closesAt ? iso(Number(closesAt)) : null;
 }
 
 function refuseManaged(access: Access): void {
@@ -62,12 +75,14 @@ export async function requestClosure(rt: Runtime, access: Access): Promise<Closu
   if (current.scheduled) return current;
   const expiresAt = await issueCode(rt, access.space.id, actorOf(access), 'close', {
     to: human,
-    subject: "Code de fermeture de votre espace Mailbox",
+    subject: 'Code de fermeture de votre espace Mailbox',
     text: (code) =>
-      `Bonjour,\n\nUn agent demande la fermeture de l'espace Mailbox ${access.space.name} ` +
-      `(${current.removes.inboxes} boîte(s), ${current.removes.domains} domaine(s) à supprimer).\n\n` +
+      `Bonjour,\n\n${access.human ? 'Vous demandez' : `L'agent « ${access.key.name} » demande`} la fermeture de l'espace Mailbox ${access.space.name} ` +
+      `(${plural(current.removes.inboxes, 'boîte', 'boîtes')} et ${plural(current.removes.domains, 'domaine', 'domaines')} à supprimer).\n\n` +
       `Code de confirmation : ${code}\n\nIl est valable ${CODE_RULES.validityMs / 60_000} minutes. ` +
       `Ne le donnez que si vous voulez fermer l'espace : tout sera effacé 48 heures après la confirmation.\n` +
+      `Vous pouvez aussi confirmer ou refuser la fermeture vous-même, dans l'espace de travail : ` +
+      `${rt.config.baseUrl}${routePath({ page: 'espace', arguments: {} })}\n` +
       `Si vous n'êtes pas à l'origine de cette demande, ignorez ce message.\n`,
   });
   return { ...current, code_sent: true, expires_at: iso(expiresAt) };
@@ -103,8 +118,8 @@ export async function cancelClosure(rt: Runtime, access: Access): Promise<Closur
   const keys = spaceKeys(access.space.id);
   const closesAt = await rt.redis.hget(keys.space, 'closes_at');
   const line = prepareLine(rt, 'space.closure_cancelled', actorOf(access), {}, {});
-  const { cancelled } = await rt.scripts.run<{ cancelled: boolean }>(
-    'space/cancelClosure',
+  const { cancelled } = await spaceLua.cancelClosure(
+    rt.scripts,
     { space: keys.space, code: keys.code('close'), journal: keys.journal, journalIndex: keys.journalIndex },
     lineArgs(line),
   );
@@ -140,7 +155,12 @@ async function releaseAddresses(rt: Runtime, spaceId: string): Promise<void> {
     if (!address) continue;
     const held = await readClaim<AddressClaim>(rt, globalKeys.address(address));
     if (!held || held.value.space_id !== spaceId) continue;
-    await swapClaim(rt, globalKeys.address(address), held.raw, shared === '1' ? JSON.stringify({ ...held.value, state: 'deleted' }) : null);
+    await swapClaim(
+      rt,
+      globalKeys.address(address),
+      held.raw,
+      shared === '1' ? JSON.stringify({ ...held.value, state: 'deleted' }) : null,
+    );
   }
 }
 

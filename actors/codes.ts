@@ -1,10 +1,12 @@
 /**
- * The 6-digit codes the space's human receives by e-mail (decisions.md 2, interface.md parts 3 and 8):
- * `verify` (attach_human, then verify), `close` (close_space) and `signin` (the human's sign-in,
- * actors/human-session.ts). One set of rules for both: hashed at
- * rest (sha256 of a per-code salt and the code), valid 15 minutes, 10 attempts, 60 s between sends, at
- * most 5 codes per space in 24 h. Deciding is atomic (lua/space/issueCode, checkCode); the e-mail
- * (the runtime's systemMail port) leaves between the two steps of issuing, and a failed e-mail undoes the code (code_not_sent).
+ * The 6-digit codes the space's human receives by e-mail (docs/contract.md, Decision 2, Parts 3 and 8):
+ * `verify` (attach_human, then verify) and `close` (close_space), asked by the space's keys (or its
+ * signed-in human) through the tools. One set of rules: hashed at rest (sha256 of a per-code salt and the
+ * code), valid 15 minutes, 10 attempts, 60 s between sends, at most 5 codes per space in 24 h. Deciding
+ * is atomic (lua/space/issueCode, checkCode); the e-mail (the runtime's systemMail port) leaves between
+ * the two steps of issuing, and a failed e-mail undoes the code (code_not_sent). The human's sign-in
+ * codes follow the same rules of validity and attempts, with budgets of their own
+ * (actors/signin-codes.ts): a stranger asking them never spends the space's five.
  */
 import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
@@ -13,13 +15,14 @@ import { randomDigits } from '../src/ids.js';
 import { MailboxError } from '../src/errors.js';
 import { maskEmail } from '../src/texts.js';
 import { sha256Hex } from '../src/secrets.js';
+import * as spaceLua from './bindings/space.generated.js';
 import { lineArgs, prepareLine, type Actor, type PreparedLine } from './journal.js';
 
-export type CodePurpose = 'verify' | 'close' | 'signin';
+export type CodePurpose = 'verify' | 'close';
 
 export const CODE_RULES = {
   /**
-   * The validity the tools promise. interface.md also says a code "older than 24 hours is code_expired":
+   * The validity the tools promise. docs/contract.md also says a code "older than 24 hours is code_expired":
    * that holds a fortiori, since any code past these 15 minutes answers code_expired until replaced.
    */
   validityMs: 15 * 60_000,
@@ -39,28 +42,53 @@ export interface CodeMail {
 }
 
 /** Issues a code of `purpose` for the space, asked by `actor`, and e-mails it; returns when it stops being valid (ms). */
-export async function issueCode(rt: Runtime, spaceId: string, actor: Actor, purpose: CodePurpose, mail: CodeMail, payload = ''): Promise<number> {
+export async function issueCode(
+  rt: Runtime,
+  spaceId: string,
+  actor: Actor,
+  purpose: CodePurpose,
+  mail: CodeMail,
+  payload = '',
+): Promise<number> {
   const keys = spaceKeys(spaceId);
   const code = randomDigits(6);
   const salt = randomBytes(16).toString('hex');
   const now = rt.clock.now();
   const expiresAt = now + CODE_RULES.validityMs;
   const line = prepareLine(rt, 'code.sent', actor, {}, { purpose, to: maskEmail(mail.to) });
-  await rt.scripts.run(
-    'space/issueCode',
-    { code: keys.code(purpose), codeSends: keys.codeSends, space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
-    [now, salt, hashCode(salt, code), expiresAt, payload, CODE_RULES.spacingMs, CODE_RULES.perWindow, CODE_RULES.windowMs, ...lineArgs(line)],
+  await spaceLua.issueCode(
+    rt.scripts,
+    {
+      code: keys.code(purpose),
+      codeSends: keys.codeSends,
+      space: keys.space,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    {
+      now,
+      salt,
+      codeHash: hashCode(salt, code),
+      expiresAt,
+      payload,
+      spacing: CODE_RULES.spacingMs,
+      perWindow: CODE_RULES.perWindow,
+      window: CODE_RULES.windowMs,
+      ...lineArgs(line),
+    },
   );
-  const sent = await rt.ports.systemMail({ to: mail.to, subject: mail.subject, text: mail.text(code) }).catch((error: Error) => {
-    rt.log.warn('code e-mail failed', { space_id: spaceId, purpose, error: error.message });
-    return null;
-  });
+  const sent = await rt.ports
+    .systemMail({ to: mail.to, subject: mail.subject, text: mail.text(code) })
+    .catch((error: Error) => {
+      rt.log.warn('code e-mail failed', { space_id: spaceId, purpose, error: error.message });
+      return null;
+    });
   if (!sent?.ok) {
     if (sent) rt.log.warn('code e-mail refused', { space_id: spaceId, purpose, code: sent.code });
-    await rt.scripts.run(
-      'space/dropCode',
+    await spaceLua.dropCode(
+      rt.scripts,
       { code: keys.code(purpose), codeSends: keys.codeSends, journal: keys.journal, journalIndex: keys.journalIndex },
-      [salt, line.id, line.refs],
+      { salt, lineId: line.id, lineRefs: line.refs },
     );
     throw new MailboxError('code_not_sent');
   }
@@ -68,14 +96,27 @@ export async function issueCode(rt: Runtime, spaceId: string, actor: Actor, purp
 }
 
 /** The pending code's salt and payload, or null: what a check hashes the candidate with. */
-export async function pendingCode(rt: Runtime, spaceId: string, purpose: CodePurpose): Promise<{ salt: string; hash: string; expiresAt: number; payload: string } | null> {
-  const [salt, hash, expiresAt, payload] = await rt.redis.hmget(spaceKeys(spaceId).code(purpose), 'salt', 'hash', 'expires_at', 'payload');
+export async function pendingCode(
+  rt: Runtime,
+  spaceId: string,
+  purpose: CodePurpose,
+): Promise<{ salt: string; hash: string; expiresAt: number; payload: string } | null> {
+  const [salt, hash, expiresAt, payload] = await rt.redis.hmget(
+    spaceKeys(spaceId).code(purpose),
+    'salt',
+    'hash',
+    'expires_at',
+    'payload',
+  );
   return salt && hash ? { salt, hash, expiresAt: Number(expiresAt), payload: payload ?? '' } : null;
 }
 
 /** Whether a candidate is the pending code, still valid (a read, nothing counted: see checkCode). */
-export const matchesCode = (pending: { salt: string; hash: string; expiresAt: number }, candidate: string, now: number): boolean =>
-  now <= pending.expiresAt && hashCode(pending.salt, candidate) === pending.hash;
+export const matchesCode = (
+  pending: { salt: string; hash: string; expiresAt: number },
+  candidate: string,
+  now: number,
+): boolean => now <= pending.expiresAt && hashCode(pending.salt, candidate) === pending.hash;
 
 /**
  * Checks `candidate` against the pending code read as `pending` and, when right, sets `fields` on the
@@ -93,9 +134,16 @@ export async function checkCode(
 ): Promise<void> {
   if (!pending) throw new MailboxError('no_pending_code');
   const keys = spaceKeys(spaceId);
-  await rt.scripts.run(
-    'space/checkCode',
+  await spaceLua.checkCode(
+    rt.scripts,
     { code: keys.code(purpose), space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
-    [rt.clock.now(), pending.salt, hashCode(pending.salt, candidate), CODE_RULES.attempts, JSON.stringify(fields), ...lineArgs(line)],
+    {
+      now: rt.clock.now(),
+      salt: pending.salt,
+      candidateHash: hashCode(pending.salt, candidate),
+      attempts: CODE_RULES.attempts,
+      fields: JSON.stringify(fields),
+      ...lineArgs(line),
+    },
   );
 }

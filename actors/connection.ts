@@ -1,5 +1,5 @@
 /**
- * Connections (decisions.md 13): an assistant the space's human allowed on the consent page becomes an
+ * Connections (docs/contract.md, Decision 13): an assistant the space's human allowed on the consent page becomes an
  * access of kind `connection`; its OAuth authorization code, access tokens and refresh tokens live
  * under the space's tag, each named by the sha256 of the secret, each expiring. The secrets carry the
  * space like keys do (`mbc_`, `mbt_`, `mbr_` + space-prefix), so every step is one slot. Every token
@@ -9,10 +9,11 @@
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import { idBody, randomBase62 } from '../src/ids.js';
-import type { Permission } from '../src/records.js';
+import type { Permission } from '../src/record-schemas.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { keySecret, sha256Hex, spaceOfSecret, type SecretKind } from '../src/secrets.js';
+import * as spaceLua from './bindings/space.generated.js';
 import { lineArgs, prepareLine, type Actor } from './journal.js';
 import { accessTokenOwner, normaliseKeyName, revokeAccess, type StoredKey } from './space.js';
 
@@ -64,13 +65,20 @@ export const newSecret = (spaceId: string, kind: SecretKind): string => keySecre
  * An access token: a secret like the others, followed by its connection's key id body (read back by
  * `accessTokenOwner`), so that every token of a connection spends one request budget.
  */
-export const newAccessToken = (spaceId: string, keyId: string): string => `${newSecret(spaceId, 'mbt')}_${idBody(keyId)}`;
+export const newAccessToken = (spaceId: string, keyId: string): string =>
+  `${newSecret(spaceId, 'mbt')}_${idBody(keyId)}`;
 
 /**
  * The human allowed the client: the connection and its authorization code, in one step. Returns the
  * connection's name (the client's, made unique). Refusals: not_found {inbox_id}, key_limit.
  */
-export async function createConnection(rt: Runtime, spaceId: string, human: Actor, code: string, request: ConnectionRequest): Promise<{ keyId: string; name: string }> {
+export async function createConnection(
+  rt: Runtime,
+  spaceId: string,
+  human: Actor,
+  code: string,
+  request: ConnectionRequest,
+): Promise<{ keyId: string; name: string }> {
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
   const key: StoredKey = {
@@ -97,17 +105,38 @@ export async function createConnection(rt: Runtime, spaceId: string, human: Acto
     resource: request.resource,
     expires_at: now + CONNECTION_RULES.codeMs,
   };
-  const line = prepareLine(rt, 'connection.created', human, {}, {
-    key_id: key.id,
-    client_id: request.clientId,
-    redirect_host: key.redirect_host,
-    permissions: key.permissions,
-    inbox_ids: key.inbox_ids,
-  });
-  const reply = await rt.scripts.run<{ name: string }>(
-    'space/createConnection',
-    { space: keys.space, keys: keys.keys, inboxes: keys.inboxes, code: keys.oauthCode(sha256Hex(code)), journal: keys.journal, journalIndex: keys.journalIndex },
-    [key.id, JSON.stringify(key), JSON.stringify(grant), CONNECTION_RULES.codeMs, rt.config.limits.active_keys, JSON.stringify(key.inbox_ids ?? []), ...lineArgs(line)],
+  const line = prepareLine(
+    rt,
+    'connection.created',
+    human,
+    {},
+    {
+      key_id: key.id,
+      client_id: request.clientId,
+      redirect_host: key.redirect_host,
+      permissions: key.permissions,
+      inbox_ids: key.inbox_ids,
+    },
+  );
+  const reply = await spaceLua.createConnection(
+    rt.scripts,
+    {
+      space: keys.space,
+      keys: keys.keys,
+      inboxes: keys.inboxes,
+      code: keys.oauthCode(sha256Hex(code)),
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    {
+      keyId: key.id,
+      key: JSON.stringify(key),
+      grant: JSON.stringify(grant),
+      codeLife: CONNECTION_RULES.codeMs,
+      maxConnections: rt.config.limits.active_keys,
+      inboxIds: JSON.stringify(key.inbox_ids ?? []),
+      ...lineArgs(line),
+    },
   );
   return { keyId: key.id, name: reply.name };
 }
@@ -130,21 +159,51 @@ export async function spendCode(rt: Runtime, code: string): Promise<boolean> {
 /**
  * Stores a new token pair for the connection; `unauthorized` when it was revoked meanwhile. The access
  * token keeps the grant's scope: what it can do (a refresh may narrow the connection's permissions).
+ * A refresh passes the token it `rotates`: spent in the same step as the new pair is stored, so a refresh
+ * refused before this (a wider scope) leaves it usable. `rotated: false` when it was not spent, with
+ * `reused` when it had been already (the caller revokes the connection).
  */
-export async function issueTokens(rt: Runtime, spaceId: string, accessToken: string, refreshToken: string, grant: Omit<RefreshGrant, 'expires_at'>): Promise<void> {
+export async function issueTokens(
+  rt: Runtime,
+  spaceId: string,
+  accessToken: string,
+  refreshToken: string,
+  grant: Omit<RefreshGrant, 'expires_at'>,
+  rotates: string | null = null,
+): Promise<{ rotated: boolean; reused: boolean }> {
   const keys = spaceKeys(spaceId);
+  const now = rt.clock.now();
   const refresh = {
     key_id: grant.key_id,
     client_id: grant.client_id,
     scope: grant.scope.join(' '),
     resource: grant.resource,
-    expires_at: String(rt.clock.now() + CONNECTION_RULES.refreshTokenMs),
+    expires_at: String(now + CONNECTION_RULES.refreshTokenMs),
   };
-  await rt.scripts.run(
-    'space/issueTokens',
-    { keys: keys.keys, access: keys.oauthAccess(sha256Hex(accessToken)), refresh: keys.oauthRefresh(sha256Hex(refreshToken)) },
-    [grant.key_id, grant.resource, CONNECTION_RULES.accessTokenMs, JSON.stringify(refresh), CONNECTION_RULES.refreshTokenMs, rt.clock.now(), grant.scope.join(',')],
+  const pair = {
+    keys: keys.keys,
+    access: keys.oauthAccess(sha256Hex(accessToken)),
+    refresh: keys.oauthRefresh(sha256Hex(refreshToken)),
+  };
+  const args = {
+    keyId: grant.key_id,
+    audience: grant.resource,
+    accessLife: CONNECTION_RULES.accessTokenMs,
+    refresh: JSON.stringify(refresh),
+    refreshLife: CONNECTION_RULES.refreshTokenMs,
+    now,
+    scope: grant.scope.join(','),
+  };
+  if (!rotates) {
+    await spaceLua.issueTokens(rt.scripts, pair, args);
+    return { rotated: false, reused: false };
+  }
+  const reply = await spaceLua.rotateTokens(
+    rt.scripts,
+    { ...pair, spent: keys.oauthRefresh(sha256Hex(rotates)) },
+    args,
   );
+  return { rotated: reply.ok, reused: !reply.ok && reply.reused };
 }
 
 export interface StoredRefresh extends RefreshGrant {
@@ -169,14 +228,6 @@ export async function readRefresh(rt: Runtime, refreshToken: string): Promise<St
   };
 }
 
-/** Rotation: marks a refresh token used. `reused`: it had been already (the caller revokes the connection). */
-export async function spendRefresh(rt: Runtime, refreshToken: string): Promise<{ spent: boolean; reused: boolean }> {
-  const spaceId = spaceOfSecret(refreshToken, 'mbr');
-  if (!spaceId) return { spent: false, reused: false };
-  const reply = await rt.scripts.run<{ spent: boolean; reused?: boolean }>('space/spendRefresh', { refresh: spaceKeys(spaceId).oauthRefresh(sha256Hex(refreshToken)) }, []);
-  return { spent: reply.spent, reused: reply.reused === true };
-}
-
 /** Ends one access token (RFC 7009 on an access token); unknown tokens are ignored. */
 export async function dropAccessToken(rt: Runtime, accessToken: string): Promise<void> {
   const owner = accessTokenOwner(accessToken);
@@ -187,7 +238,12 @@ export async function dropAccessToken(rt: Runtime, accessToken: string): Promise
  * Revokes a connection from outside any access: its client disconnecting (RFC 7009 on its refresh
  * token) or a reused refresh token. `actor` is journaled; a connection already gone is no error.
  */
-export async function endConnection(rt: Runtime, spaceId: string, keyId: string, actor: (name: string) => Actor): Promise<void> {
+export async function endConnection(
+  rt: Runtime,
+  spaceId: string,
+  keyId: string,
+  actor: (name: string) => Actor,
+): Promise<void> {
   const keys = spaceKeys(spaceId);
   const json = await rt.redis.hget(keys.keys, keyId);
   if (!json) return;

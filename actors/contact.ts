@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { deadAddress } from './dead-addresses.js';
-import { queueThread, threadOf, type StoredThread } from './records.js';
+import { queueThread, threadOf, type StoredThread } from './stored-records.js';
 import type { Access } from './space.js';
 
 export async function contactSheet(rt: Runtime, access: Access, email: string) {
@@ -25,9 +25,19 @@ export async function contactSheet(rt: Runtime, access: Access, email: string) {
   const threads = (await execAll<(string | null)[]>(reads))
     .map((values, i) => threadOf(values, threadIds[i]!))
     .filter((thread): thread is StoredThread => thread !== null)
-    .map((thread) => ({ thread_id: thread.id, inbox_id: thread.inbox_id, subject: thread.subject, last_message_at: thread.last_message_at, campaign_id: thread.campaign_id || null }))
+    .map((thread) => ({
+      thread_id: thread.id,
+      inbox_id: thread.inbox_id,
+      subject: thread.subject,
+      last_message_at: thread.last_message_at,
+      campaign_id: thread.campaign_id || null,
+    }))
     .sort((a, b) => (a.last_message_at < b.last_message_at ? 1 : -1));
   const block = byAddress ?? byDomain;
   const entry = block ? (JSON.parse(block) as { reason: string; created_at: string }) : null;
-  return { threads, suppression: entry ? { reason: entry.reason, since: entry.created_at } : null, dead_address: (await deadAddress(rt, email)) !== null };
+  return {
+    threads,
+    suppression: entry ? { reason: entry.reason, since: entry.created_at } : null,
+    dead_address: (await deadAddress(rt, email)) !== null,
+  };
 }

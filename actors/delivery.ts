@@ -5,7 +5,6 @@
  * The delivery worker (src/workers/send.ts) only takes, builds and hands the mail to a transport, and
  * reports here; it reads nothing from Redis itself.
  */
-import { Cluster } from 'ioredis';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
 import type { DeliveryCode } from '../src/mail/delivery-codes.js';
@@ -17,10 +16,22 @@ import { openIntervalsAt } from '../src/sending/window.js';
 import { parisDay } from '../src/texts.js';
 import { deadAddress } from './dead-addresses.js';
 import { prepareEvent, type EventType } from './events.js';
-import { campaignRef, readInbox, readMessage, storedMessage, warmupOf, withBodies, type StoredInbox, type StoredMessage } from './records.js';
+import {
+  campaignRef,
+  readInbox,
+  readMessage,
+  storedMessage,
+  warmupOf,
+  withBodies,
+  type StoredInbox,
+  type StoredMessage,
+} from './stored-records.js';
+import * as messageLua from './bindings/message.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { afterHardBounce } from './reports.js';
 import { cancelMessage } from './waiting.js';
+import { copyAddresses } from './message.js';
+import { copiesOf } from '../src/sending/recipients.js';
 
 /** A suspended inbox or unverified domain is looked at again this much later. */
 const HOLD_MS = 3600_000;
@@ -31,8 +42,7 @@ const HOLD_MS = 3600_000;
  * `response` is the server's reply (or the network error) as is.
  */
 export type DeliveryResult =
-  | { ok: true; response: string }
-  | { ok: false; permanent: boolean; code: DeliveryCode; response: string };
+  { ok: true; response: string } | { ok: false; permanent: boolean; code: DeliveryCode; response: string };
 
 /** A message taken for delivery, leased to the taker until it reports. */
 export interface Departure {
@@ -41,6 +51,11 @@ export interface Departure {
   attempt: number;
   /** The suppression entry's reason when the recipient went on the space's list since it was queued. */
   suppressed?: string;
+  /**
+   * Copies (cc, bcc) that went on the space's suppression list, or became dead platform-wide, since the
+   * message was queued: left out of its envelope and its Cc header (src/workers/send.ts).
+   */
+  withheld: string[];
 }
 
 /**
@@ -49,8 +64,6 @@ export interface Departure {
  * replied (cancelled: look at the next one); `empty` queue.
  */
 type Take = { departure: Departure } | { wait: number } | { skipped: true } | { empty: true };
-
-type TakeReply = { taken: StoredMessage; attempt: number; suppressed?: string } | { wait: number } | { moved: true } | { dropped: true };
 
 /** The window's state now: open, or when it opens next; and its first opening on a later Paris day. */
 function windowAt(rt: Runtime, now: number): { open: boolean; next: number; nextDay: number } {
@@ -78,7 +91,7 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
     rt.redis.hmget(keys.message(head), 'campaign_id', 'thread_id'),
   ]);
   if (!inbox) return { empty: true };
-  // A reply stops that contact's follow-ups (decisions.md 7), also one already queued when it came.
+  // A reply stops that contact's follow-ups (docs/contract.md, Decision 7), also one already queued when it came.
   if (campaignId && threadId && (await correspondentWrote(rt, spaceId, threadId))) {
     await withdraw(rt, spaceId, head);
     return { skipped: true };
@@ -87,18 +100,42 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
   const window = windowAt(rt, now);
   // Under an unchanged plan never below the quota the slots were reserved with: steps only grow.
   const quota = warmupOf(rt.config, plan ?? 'none', inbox, now).step;
-  const reply = await rt.scripts.run<TakeReply>(
-    'message/takeDue',
+  const reply = await messageLua.takeDue(
+    rt.scripts,
     {
-      inbox: keys.inbox(inboxId), domain: keys.domain(inbox.domain), inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue, sending: keys.sending,
-      message: keys.message(head), suppressions: keys.suppressions, inboxSlots: keys.inboxSlots(inboxId),
+      inbox: keys.inbox(inboxId),
+      domain: keys.domain(inbox.domain),
+      inboxQueue: keys.inboxQueue(inboxId),
+      queue: keys.queue,
+      sending: keys.sending,
+      message: keys.message(head),
+      suppressions: keys.suppressions,
+      inboxSlots: keys.inboxSlots(inboxId),
     },
-    [head, now, now + rt.config.deliveryLeaseMs, window.open ? '1' : '0', window.next, HOLD_MS, parisDay(now), quota, window.nextDay],
+    {
+      messageId: head,
+      now,
+      leaseEnd: now + rt.config.deliveryLeaseMs,
+      windowOpen: window.open,
+      nextOpening: window.next,
+      heldWait: HOLD_MS,
+      today: parisDay(now),
+      quota,
+      laterOpening: window.nextDay,
+    },
   );
   if ('wait' in reply) return reply;
   if (!('taken' in reply)) return { skipped: true };
   const [message] = await withBodies(rt, spaceId, [storedMessage(head, reply.taken)]);
-  return { departure: { message: message!, inbox, attempt: reply.attempt, suppressed: reply.suppressed } };
+  return {
+    departure: {
+      message: message!,
+      inbox,
+      attempt: reply.attempt,
+      suppressed: reply.suppressed,
+      withheld: await withheldCopies(rt, spaceId, message!),
+    },
+  };
 }
 
 /**
@@ -107,10 +144,29 @@ export async function takeDue(rt: Runtime, spaceId: string, inboxId: string): Pr
  * A test send skips both, as when it was created.
  */
 export async function refusal(rt: Runtime, departure: Departure): Promise<DeliveryResult | null> {
-  const refused = (why: string): DeliveryResult => ({ ok: false, permanent: true, code: 'recipient_suppressed', response: `not sent: ${why}` });
-  if (departure.suppressed) return refused(`the recipient is on the space's suppression list (${departure.suppressed})`);
+  const refused = (why: string): DeliveryResult => ({
+    ok: false,
+    permanent: true,
+    code: 'recipient_suppressed',
+    response: `not sent: ${why}`,
+  });
+  if (departure.suppressed)
+    return refused(`the recipient is on the space's suppression list (${departure.suppressed})`);
   if (departure.message.test === '1' || !(await deadAddress(rt, departure.message.to))) return null;
   return refused('the address is dead: a hard bounce reported it unknown');
+}
+
+/** The copies of a taken message that may no longer be written to (Departure.withheld); a test send keeps them all, as when it was created. */
+async function withheldCopies(rt: Runtime, spaceId: string, message: StoredMessage): Promise<string[]> {
+  const copies = [...copiesOf(message.cc), ...copiesOf(message.bcc)].map((m) => m.address);
+  if (!copies.length || message.test === '1') return [];
+  const suppressions = spaceKeys(spaceId).suppressions;
+  const domainOf = (address: string) => `@${address.slice(address.lastIndexOf('@') + 1)}`;
+  const [entries, dead] = await Promise.all([
+    rt.redis.hmget(suppressions, ...copies.flatMap((address) => [address, domainOf(address)])),
+    Promise.all(copies.map((address) => deadAddress(rt, address))),
+  ]);
+  return copies.filter((_, i) => entries[2 * i] !== null || entries[2 * i + 1] !== null || dead[i] !== null);
 }
 
 /**
@@ -147,7 +203,11 @@ const EVENTS: Record<Outcome, EventType[]> = {
 };
 
 /** The outcome of an attempt as the message's next state; a peer that is the recipient's own server (`direct`) delivered it. */
-export function outcomeOf(result: DeliveryResult, attempt: number, direct: boolean): { outcome: Outcome; code: string } {
+export function outcomeOf(
+  result: DeliveryResult,
+  attempt: number,
+  direct: boolean,
+): { outcome: Outcome; code: string } {
   if (result.ok) return { outcome: direct ? 'delivered' : 'sent', code: '' };
   if (result.permanent) return { outcome: 'rejected', code: result.code };
   return { outcome: attempt > RETRY_DELAYS_MS.length ? 'failed' : 'retry', code: result.code };
@@ -157,27 +217,77 @@ export function outcomeOf(result: DeliveryResult, attempt: number, direct: boole
  * Records what the departure's attempt ended in, with its events and journal line, and answers it. A
  * late report of a worker whose lease expired writes nothing (the script finds the attempt stale).
  */
-export async function finishDelivery(rt: Runtime, spaceId: string, departure: Departure, result: DeliveryResult, direct: boolean): Promise<Outcome | 'stale'> {
+export async function finishDelivery(
+  rt: Runtime,
+  spaceId: string,
+  departure: Departure,
+  result: DeliveryResult,
+  direct: boolean,
+): Promise<Outcome | 'stale'> {
   const { message, attempt } = departure;
   const keys = spaceKeys(spaceId);
   const now = rt.clock.now();
   const { outcome, code } = outcomeOf(result, attempt, direct);
-  const subject = { person: { email: message.to, name: message.to_name || null }, refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, ...campaignRef(message) } };
-  const data = { message_id: message.id, thread_id: message.thread_id, inbox_id: message.inbox_id, to: message.to, status_code: code || null, response: result.response.slice(0, 500), metadata: message.metadata ? JSON.parse(message.metadata) : null };
+  const subject = {
+    person: { email: message.to, name: message.to_name || null },
+    refs: { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, ...campaignRef(message) },
+  };
+  const copies = copyAddresses({ cc: copiesOf(message.cc), bcc: copiesOf(message.bcc) });
+  const data = {
+    message_id: message.id,
+    thread_id: message.thread_id,
+    inbox_id: message.inbox_id,
+    to: message.to,
+    ...copies,
+    status_code: code || null,
+    response: result.response.slice(0, 500),
+    metadata: message.metadata ? JSON.parse(message.metadata) : null,
+  };
   const events = EVENTS[outcome].map((type) => prepareEvent(rt, spaceId, type, subject, data));
-  const refs = { inbox_id: message.inbox_id, thread_id: message.thread_id, message_id: message.id, contact: message.to, ...campaignRef(message) };
-  const line = outcome === 'retry' ? null : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, { to: message.to, subject: message.subject, status_code: code || null });
-  const reply = await rt.scripts.run<{ stale?: true }>(
-    'message/finishDelivery',
+  const refs = {
+    inbox_id: message.inbox_id,
+    thread_id: message.thread_id,
+    message_id: message.id,
+    contact: message.to,
+    ...campaignRef(message),
+  };
+  const line =
+    outcome === 'retry'
+      ? null
+      : prepareLine(rt, `message.${outcome}`, SERVICE_ACTOR, refs, {
+          to: message.to,
+          ...copies,
+          subject: message.subject,
+          status_code: code || null,
+        });
+  const reply = await messageLua.finishDelivery(
+    rt.scripts,
     {
-      message: keys.message(message.id), sending: keys.sending, inbox: keys.inbox(message.inbox_id), inboxQueue: keys.inboxQueue(message.inbox_id),
-      queue: keys.queue, inboxSlots: keys.inboxSlots(message.inbox_id), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex,
+      message: keys.message(message.id),
+      sending: keys.sending,
+      inbox: keys.inbox(message.inbox_id),
+      inboxQueue: keys.inboxQueue(message.inbox_id),
+      queue: keys.queue,
+      inboxSlots: keys.inboxSlots(message.inbox_id),
+      events: keys.events,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
     },
-    [message.id, attempt, outcome, code, iso(now), now + (RETRY_DELAYS_MS[attempt - 1] ?? 0), parisDay(now), JSON.stringify(events), ...(line ? lineArgs(line) : ['', '', '[]'])],
+    {
+      messageId: message.id,
+      attempt,
+      outcome,
+      statusCode: code,
+      nowIso: iso(now),
+      retryAt: now + (RETRY_DELAYS_MS[attempt - 1] ?? 0),
+      today: parisDay(now),
+      events: JSON.stringify(events),
+      ...(line ? lineArgs(line) : { lineId: '', lineJson: '', lineRefs: '[]' }),
+    },
   );
   // A recipient refused as unknown at RCPT is a hard bounce like a DSN's (actors/reports.ts).
   if (outcome === 'rejected' && code === 'recipient_unknown') await afterHardBounce(rt, spaceId, message.id, code);
-  return reply.stale ? 'stale' : outcome;
+  return 'stale' in reply ? 'stale' : outcome;
 }
 
 /** Puts back in the queue the space's messages whose lease expired by `now` (their worker died or hung). */
@@ -186,10 +296,16 @@ export async function reclaim(rt: Runtime, spaceId: string, now: number): Promis
   const ids = await rt.redis.zrangebyscore(keys.sending, '-inf', now);
   for (const [id, inboxId] of zip(ids, await inboxesOf(rt, spaceId, ids))) {
     if (!inboxId) continue;
-    await rt.scripts.run(
-      'message/reclaim',
-      { message: keys.message(id), sending: keys.sending, inbox: keys.inbox(inboxId), inboxQueue: keys.inboxQueue(inboxId), queue: keys.queue },
-      [id, now],
+    await messageLua.reclaim(
+      rt.scripts,
+      {
+        message: keys.message(id),
+        sending: keys.sending,
+        inbox: keys.inbox(inboxId),
+        inboxQueue: keys.inboxQueue(inboxId),
+        queue: keys.queue,
+      },
+      { messageId: id, now },
     );
   }
 }
@@ -210,21 +326,3 @@ async function inboxesOf(rt: Runtime, spaceId: string, messageIds: string[]): Pr
 }
 
 const zip = <A, B>(a: A[], b: B[]): [A, B][] => a.map((x, i) => [x, b[i]!]);
-
-/** Spaces holding queued or in-flight messages, found by key pattern on every primary. */
-export async function spacesWithQueues(rt: Runtime): Promise<string[]> {
-  const nodes = rt.redis instanceof Cluster ? rt.redis.nodes('master') : [rt.redis];
-  const anySpace = spaceKeys('spc_*');
-  const spaces = new Set<string>();
-  for (const node of nodes) {
-    for (const pattern of [anySpace.queue, anySpace.sending]) {
-      let cursor = '0';
-      do {
-        const [next, found] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = next;
-        for (const key of found) spaces.add(key.slice(key.indexOf('{') + 1, key.indexOf('}')));
-      } while (cursor !== '0');
-    }
-  }
-  return [...spaces];
-}

@@ -12,23 +12,31 @@ import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { requireMasterKey, seal } from '../src/crypto.js';
 import { MailboxError } from '../src/errors.js';
+import { domainReasonText } from '../src/texts.js';
 import { randomBase62 } from '../src/ids.js';
 import { createDns } from '../src/domains/dns.js';
 import { isWithin } from '../src/domains/names.js';
 import { isPublicMailDomain } from '../src/domains/public-domains.js';
 import {
-  DKIM_SELECTORS, expectedRecords, judgeRecords, missingRequired, recordKey, recordViews, type Checks,
-} from '../src/domains/records.js';
+  DKIM_SELECTORS,
+  expectedRecords,
+  judgeRecords,
+  missingRequired,
+  recordKey,
+  recordViews,
+  type Checks,
+} from '../src/domains/dns-records.js';
 import { cancelDomainRecheck, scheduleDomainRecheck } from '../src/redis/queues.js';
 import { readClaim, swapClaim, type DomainClaim } from './claims.js';
 import { prepareEvent } from './events.js';
+import * as domainLua from './bindings/domain.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type Actor } from './journal.js';
 import { actorOf, type Access } from './space.js';
-import type { DomainView } from '../src/records.js';
+import type { DomainView } from '../src/record-schemas.js';
 
 export type DomainStatus = 'pending' | 'verified' | 'suspended';
 
-export const DOMAIN_LIMIT = 5;
+const DOMAIN_LIMIT = 5;
 
 /** The domain hash, as stored (string fields; '' for none; JSON for lists). */
 export interface StoredDomain {
@@ -58,18 +66,29 @@ const generateRsa = promisify(generateKeyPair);
 export const dkimContext = (domainId: string, selector: string): string => `dkim:${domainId}:${selector}`;
 
 const expectedOf = (rt: Runtime, stored: StoredDomain) =>
-  expectedRecords({ domain: stored.domain, token: stored.token, dkim_public: JSON.parse(stored.dkim_public) as string[] }, rt.config);
+  expectedRecords(
+    { domain: stored.domain, token: stored.token, dkim_public: JSON.parse(stored.dkim_public) as string[] },
+    rt.config,
+  );
 
 export function domainView(rt: Runtime, stored: StoredDomain): DomainView {
   const checks = stored.checks ? (JSON.parse(stored.checks) as Checks) : {};
+  const records = recordViews(expectedOf(rt, stored), checks);
+  // The reason a code (records_missing), its records those the last check missed.
+  const reason =
+    stored.status_reason &&
+    domainReasonText(
+      stored.status_reason,
+      missingRequired(records).map((r) => r.label),
+    );
   return {
     id: stored.id,
     domain: stored.domain,
     status: stored.status,
-    status_reason: stored.status_reason || null,
+    status_reason: reason || null,
     verified_at: stored.verified_at || null,
     last_checked_at: stored.last_checked_at || null,
-    records: recordViews(expectedOf(rt, stored), checks),
+    records,
   };
 }
 
@@ -78,11 +97,14 @@ export async function readDomain(rt: Runtime, spaceId: string, name: string): Pr
   return fields.id ? (fields as unknown as StoredDomain) : null;
 }
 
-const notFound = () => new MailboxError('not_found', null, { reason: "Ce domaine n'est pas enregistré pour cet espace." });
+const notFound = () =>
+  new MailboxError('not_found', null, { reason: "Ce domaine n'est pas enregistré pour cet espace." });
 
 /** The space's domains in registration order (ids are time-ordered); at most five. */
 export async function listDomains(rt: Runtime, spaceId: string): Promise<StoredDomain[]> {
-  const names = Object.entries(await rt.redis.hgetall(spaceKeys(spaceId).domains)).sort(([, a], [, b]) => (a < b ? -1 : 1));
+  const names = Object.entries(await rt.redis.hgetall(spaceKeys(spaceId).domains)).sort(([, a], [, b]) =>
+    a < b ? -1 : 1,
+  );
   const found = await Promise.all(names.map(([name]) => readDomain(rt, spaceId, name)));
   return found.filter((d): d is StoredDomain => d !== null);
 }
@@ -91,7 +113,11 @@ export async function listDomains(rt: Runtime, spaceId: string): Promise<StoredD
  * Where create_inbox puts an inbox: the domain asked for, or the space's first verified domain, else
  * the common domain. Refusals tell which domains would do.
  */
-export async function sendingDomainFor(rt: Runtime, spaceId: string, requested: string | null): Promise<{ domain: string; shared: boolean }> {
+export async function sendingDomainFor(
+  rt: Runtime,
+  spaceId: string,
+  requested: string | null,
+): Promise<{ domain: string; shared: boolean }> {
   const common = rt.config.commonDomain;
   const domains = await listDomains(rt, spaceId);
   const verified = domains.filter((d) => d.status === 'verified').map((d) => d.domain);
@@ -117,9 +143,12 @@ export async function addDomain(rt: Runtime, access: Access, name: string): Prom
   if (isPublicMailDomain(name)) throw new MailboxError('public_mail_domain');
   const serviceDomains = [...rt.config.serviceDomains, ...(rt.config.commonDomain ? [rt.config.commonDomain] : [])];
   if (serviceDomains.some((own) => isWithin(name, own))) {
-    throw new MailboxError('domain_not_allowed', null, { reason: "C'est un domaine du service. Enregistrez un domaine qui vous appartient." });
+    throw new MailboxError('domain_not_allowed', null, {
+      reason: "C'est un domaine du service. Enregistrez un domaine qui vous appartient.",
+    });
   }
-  if (access.space.plan === 'none') throw new MailboxError('payment_required', null, { reason: "l'ajout d'un domaine" });
+  if (access.space.plan === 'none')
+    throw new MailboxError('payment_required', null, { reason: "l'ajout d'un domaine" });
   const masterKey = requireMasterKey(rt.config);
   const claim = await readClaim<DomainClaim>(rt, globalKeys.domain(name));
   if (claim && claim.value.space_id !== spaceId) throw new MailboxError('domain_taken');
@@ -145,16 +174,24 @@ export async function addDomain(rt: Runtime, access: Access, name: string): Prom
     created_by: access.key.id,
     token: randomBase62(32),
     dkim_public: JSON.stringify(pairs.map((pair) => pair.publicKey.toString('base64'))),
-    dkim_private: JSON.stringify(pairs.map((pair, i) => seal(masterKey, pair.privateKey, dkimContext(id, DKIM_SELECTORS[i]!)))),
+    dkim_private: JSON.stringify(
+      pairs.map((pair, i) => seal(masterKey, pair.privateKey, dkimContext(id, DKIM_SELECTORS[i]!))),
+    ),
     checks: '',
     live_inboxes: '0',
   };
   const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'domain.added', actorOf(access), { domain: name }, { domain: name, domain_id: id });
-  await rt.scripts.run(
-    'domain/addDomain',
-    { space: keys.space, domains: keys.domains, domain: keys.domain(name), journal: keys.journal, journalIndex: keys.journalIndex },
-    [id, name, JSON.stringify(stored), DOMAIN_LIMIT, ...lineArgs(line)],
+  await domainLua.addDomain(
+    rt.scripts,
+    {
+      space: keys.space,
+      domains: keys.domains,
+      domain: keys.domain(name),
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { domainId: id, name, fields: JSON.stringify(stored), maxDomains: DOMAIN_LIMIT, ...lineArgs(line) },
   );
   return stored;
 }
@@ -165,7 +202,13 @@ export async function addDomain(rt: Runtime, access: Access, name: string): Prom
  * and event. Proving ownership claims the domain for the space, unless another space did first.
  * `manual` (verify_domain) also journals a check that changes nothing.
  */
-async function checkDomain(rt: Runtime, spaceId: string, stored: StoredDomain, actor: Actor, manual: boolean): Promise<StoredDomain> {
+async function checkDomain(
+  rt: Runtime,
+  spaceId: string,
+  stored: StoredDomain,
+  actor: Actor,
+  manual: boolean,
+): Promise<StoredDomain> {
   const name = stored.domain;
   const claimKey = globalKeys.domain(name);
   const held = await readClaim<DomainClaim>(rt, claimKey);
@@ -181,22 +224,47 @@ async function checkDomain(rt: Runtime, spaceId: string, stored: StoredDomain, a
   const records = recordViews(expected, checks);
   const missing = missingRequired(records);
   const required = records.filter((r) => r.required).length;
-  const reason = missing.length ? `enregistrements requis absents ou différents : ${missing.map((r) => r.label).join(', ')}` : '';
+  const reason = missing.length ? 'records_missing' : '';
+  const labels = missing.map((r) => r.label);
   const keys = spaceKeys(spaceId);
   const refs = { domain: name };
-  const line = prepareLine(rt, 'domain.checked', actor, refs, { domain: name, found: required - missing.length, required, reason });
+  const line = prepareLine(rt, 'domain.checked', actor, refs, {
+    domain: name,
+    found: required - missing.length,
+    required,
+    reason,
+    missing: labels,
+  });
   // The script picks the event of the transition it makes (the domain's state is read there).
   const ids = { domain: name, domain_id: stored.id };
-  const event = (type: 'mail.domain.verified' | 'mail.domain.suspended', data: Record<string, unknown>) => prepareEvent(rt, spaceId, type, { refs: { domain_id: stored.id } }, { ...ids, ...data });
+  const event = (type: 'mail.domain.verified' | 'mail.domain.suspended', data: Record<string, unknown>) =>
+    prepareEvent(rt, spaceId, type, { refs: { domain_id: stored.id } }, { ...ids, ...data });
   const events = missing.length
-    ? ['', '', event('mail.domain.suspended', { reason, missing: missing.map((r) => r.label) })]
-    : [event('mail.domain.verified', { restored: false }), event('mail.domain.verified', { restored: true }), ''];
-  let reply: { status: DomainStatus; previous: DomainStatus };
+    ? {
+        verifiedEvent: '',
+        restoredEvent: '',
+        suspendedEvent: event('mail.domain.suspended', { reason: domainReasonText(reason, labels), missing: labels }),
+      }
+    : {
+        verifiedEvent: event('mail.domain.verified', { restored: false }),
+        restoredEvent: event('mail.domain.verified', { restored: true }),
+        suspendedEvent: '',
+      };
+  let reply: domainLua.RecordCheckReply;
   try {
-    reply = await rt.scripts.run(
-      'domain/recordCheck',
+    reply = await domainLua.recordCheck(
+      rt.scripts,
       { domain: keys.domain(name), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
-      [stored.id, iso(rt.clock.now()), JSON.stringify(checks), missing.length ? '0' : '1', reason, manual ? '1' : '0', ...lineArgs(line), ...events],
+      {
+        domainId: stored.id,
+        nowIso: iso(rt.clock.now()),
+        checks: JSON.stringify(checks),
+        found: !missing.length,
+        reason,
+        asked: manual,
+        ...lineArgs(line),
+        ...events,
+      },
     );
   } catch (error) {
     // Removed while DNS answered: the claim taken for it goes back to what it was.
@@ -233,14 +301,18 @@ export async function recheckDomain(rt: Runtime, spaceId: string, domainId: stri
  * receiving for it) and its recheck stops. True in `remote_domain_removed` when it had reached the
  * mail server, i.e. the space held its claim.
  */
-export async function removeDomain(rt: Runtime, access: Access, name: string): Promise<{ remote_domain_removed: boolean }> {
+export async function removeDomain(
+  rt: Runtime,
+  access: Access,
+  name: string,
+): Promise<{ remote_domain_removed: boolean }> {
   const spaceId = access.space.id;
   const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'domain.removed', actorOf(access), { domain: name }, { domain: name });
-  const { id } = await rt.scripts.run<{ id: string }>(
-    'domain/removeDomain',
+  const { id } = await domainLua.removeDomain(
+    rt.scripts,
     { domains: keys.domains, domain: keys.domain(name), journal: keys.journal, journalIndex: keys.journalIndex },
-    [name, ...lineArgs(line)],
+    { name, ...lineArgs(line) },
   );
   await cancelDomainRecheck(rt, spaceId, id);
   const ours = JSON.stringify({ space_id: spaceId, domain_id: id } satisfies DomainClaim);

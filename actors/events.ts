@@ -1,8 +1,10 @@
 /**
- * Event envelopes (decisions.md 5): built here, appended by the script that changes the state
+ * Event envelopes (docs/contract.md, Decision 5): built here, appended by the script that changes the state
  * (lua/includes/appendEvent.lua), read by event_feed (readFeed below), the realtime socket
  * (readEntries, awaitEntries: src/http/realtime.ts) and the webhook workers (src/webhooks/worker.ts).
  */
+import { copiesOf } from '../src/sending/recipients.js';
+import { StringDecoder } from 'node:string_decoder';
 import { isDeepStrictEqual } from 'node:util';
 import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
@@ -11,14 +13,18 @@ import type { RedisClient } from '../src/redis/connect.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll, queueFlat } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
-import { authResultsOf, campaignRef, receivedAtOf, textOnly, withBodies } from './records.js';
+import { blobHead, blobKey } from '../src/blobs/store.js';
+import { authResultsOf, campaignRef, receivedAtOf } from './stored-records.js';
 import { attachmentsOf } from './attachments.js';
 
-/** Webhook payloads and the feed carry a message's text up to this size (decisions.md 9). */
-export const EVENT_TEXT_MAX = 256 * 1024;
+/**
+ * A message event's envelope, as JSON in UTF-8, weighs at most this (docs/events.md): webhook payloads
+ * and the feed carry the message's text as far as it fits (docs/contract.md, Decision 9), cut by fitTexts.
+ */
+const EVENT_MAX_BYTES = 256 * 1024;
 
 /** What the feed and the webhook carry, in the order docs/events.md lists them. */
-export const MAIL_EVENT_TYPES = [
+const MAIL_EVENT_TYPES = [
   'mail.message.queued',
   'mail.message.sent',
   'mail.message.delivered',
@@ -62,16 +68,15 @@ export interface Envelope {
 }
 
 /**
- * How an event is stored (issue 15): one stream entry of five positional fields, named alike in every
- * entry so that Redis keeps the names once per stream node (its master entry) and each entry its values:
- * - `i`: the evt id's body, only its last 10 characters when the entry's ms is the id's (the usual case);
- * - `t`: the type's index in WEBHOOK_EVENT_TYPES (stored: that list only grows at its end);
- * - `m`: for a message's event (MessageFill), the message id's body, else '';
- * - `s`: the subject JSON, '' for a message's event (rebuilt from the message);
- * - `d`: the data JSON; for a message's event only the members after its three ids ('' when none).
+ * How an event is stored: one stream entry of one field `p`, five lines (docs/events.md):
+ * - the evt id's body, only its last 10 characters when the entry's ms is the id's (the usual case);
+ * - the type's index in WEBHOOK_EVENT_TYPES (stored: that list only grows at its end);
+ * - for a message's event (MessageFill), the message id's body, else '';
+ * - the subject JSON, '' for a message's event (rebuilt from the message);
+ * - the data JSON; for a message's event only the members after its three ids ('' when none).
  * The rest is derived when read: `occurred_at` is the id's time, `account` the stream key's space, `v` 1.
- * prepareEvent packs the five values into one script argument, separated by newlines (JSON never holds
- * a raw one, ids neither); appendEvent (lua/includes) splits it into the entry's fields.
+ * prepareEvent packs the five lines into one script argument, separated by newlines (JSON never holds
+ * a raw one, ids neither); appendEvent (lua/includes) stores them as the entry's field.
  */
 const FIELD_SEPARATOR = '\n';
 
@@ -92,25 +97,48 @@ const UNANSWERED = { answered: null, metadata: null };
  * The event for a script's ARGV, packed as above; the id comes first: appendEvent reads the stream
  * entry's time from it. `spaceId` is not stored: the stream's key names the space.
  */
-export function prepareEvent(rt: Runtime, spaceId: string, type: EventType, subject: EventSubject, data: Record<string, unknown>, fill?: MessageFill): string {
+export function prepareEvent(
+  rt: Runtime,
+  spaceId: string,
+  type: EventType,
+  subject: EventSubject,
+  data: Record<string, unknown>,
+  fill?: MessageFill,
+): string {
   const body = idBody(rt.ids.next('event'));
-  if (!fill) return [body, TYPE_CODES.get(type), '', JSON.stringify({ person: subject.person ?? null, refs: { ...subject.refs } }), JSON.stringify(data)].join(FIELD_SEPARATOR);
+  if (!fill)
+    return [
+      body,
+      TYPE_CODES.get(type),
+      '',
+      JSON.stringify({ person: subject.person ?? null, refs: { ...subject.refs } }),
+      JSON.stringify(data),
+    ].join(FIELD_SEPARATOR);
   const { message_id, thread_id, inbox_id, ...rest } = data;
   // What the reader rebuilds must be what was given: a message's event names its own message first.
-  if (FILL_KINDS[type] !== fill.kind || message_id !== fill.message_id || Object.keys(data).slice(0, 3).join() !== MESSAGE_IDS.join() || !thread_id || !inbox_id) {
+  if (
+    FILL_KINDS[type] !== fill.kind ||
+    message_id !== fill.message_id ||
+    Object.keys(data).slice(0, 3).join() !== MESSAGE_IDS.join() ||
+    !thread_id ||
+    !inbox_id
+  ) {
     throw new Error(`prepareEvent: ${type} does not start with the ids of its message ${fill.message_id}`);
   }
-  const stored = !Object.keys(rest).length || (fill.kind === 'inbound' && isDeepStrictEqual(rest, UNANSWERED)) ? '' : JSON.stringify(rest);
+  const stored =
+    !Object.keys(rest).length || (fill.kind === 'inbound' && isDeepStrictEqual(rest, UNANSWERED))
+      ? ''
+      : JSON.stringify(rest);
   return [body, TYPE_CODES.get(type), idBody(fill.message_id), '', stored].join(FIELD_SEPARATOR);
 }
 
 /**
- * What a message's hash holds is not stored again in its events (decisions.md 10): the stored event
+ * What a message's hash holds is not stored again in its events (docs/contract.md, Decision 10): the stored event
  * keeps its message's id (and, for a reply, what it answers), and the readers (readFeed, the webhook
  * worker) rebuild from the message as it is when the event is read `subject` (person, refs), the ids at
- * the head of `data`, and the rest of `data`: for an outbound message `from`, `to`, `subject`, `text`,
- * `test`, `metadata`; for a received one `from`, `from_name`, `to`, `subject`, `text`, `reply_text`,
- * `has_html`, `auto_reply`, `received_at`, `authentication`, `attachments`.
+ * the head of `data`, and the rest of `data`: for an outbound message `from`, `to`, `cc`, `bcc`, `subject`, `text`,
+ * `test`, `metadata`; for a received one `from`, `from_name`, `to`, `cc`, `subject`, `text`, `text_unavailable`
+ * (when the text could not be read), `reply_text`, `has_html`, `auto_reply`, `received_at`, `authentication`, `attachments`.
  */
 export interface MessageFill {
   message_id: string;
@@ -122,8 +150,26 @@ export interface MessageFill {
  * in a loop: Object.fromEntries over the field names cost 2.3 µs a message, this 0.2.
  */
 const blankFilled = () => ({
-  from: '', from_name: '', to: '', to_name: '', inbox_id: '', thread_id: '', campaign_id: '', subject: '', text: '', html: '', body_blobs: '',
-  test: '', metadata: '', auto_reply: '', received_at: '', auth_results: '', attachments: '',
+  from: '',
+  from_name: '',
+  to: '',
+  to_name: '',
+  inbox_id: '',
+  thread_id: '',
+  campaign_id: '',
+  subject: '',
+  text: '',
+  html: '',
+  body_blobs: '',
+  test: '',
+  metadata: '',
+  auto_reply: '',
+  received_at: '',
+  auth_results: '',
+  attachments: '',
+  text_unavailable: '',
+  cc: '',
+  bcc: '',
 });
 type Filled = ReturnType<typeof blankFilled>;
 const FILL_FIELDS = Object.keys(blankFilled()) as (keyof Filled)[];
@@ -140,18 +186,43 @@ function filledOf(values: (string | null)[]): Filled {
 const json = (value: string): unknown => (value ? JSON.parse(value) : null);
 
 function filledData({ kind, message_id: messageId }: MessageFill, m: Filled): Record<string, unknown> {
-  const text = m.text.slice(0, EVENT_TEXT_MAX);
-  if (kind === 'outbound') return { from: m.from, to: m.to, subject: m.subject, text, test: m.test === '1', metadata: json(m.metadata) };
+  const text = m.text;
+  if (kind === 'outbound')
+    return {
+      from: m.from,
+      to: m.to,
+      cc: copiesOf(m.cc),
+      bcc: copiesOf(m.bcc),
+      subject: m.subject,
+      text,
+      test: m.test === '1',
+      metadata: json(m.metadata),
+    };
   return {
-    from: m.from || null, from_name: m.from_name || null, to: m.to, subject: m.subject, text, reply_text: replyText(m.text).slice(0, EVENT_TEXT_MAX),
-    has_html: Boolean(m.html) || m.body_blobs.includes('html:'), auto_reply: m.auto_reply === '1', received_at: receivedAtOf(messageId, 'received', m.received_at),
-    authentication: authResultsOf(m.auth_results, m.from), attachments: attachmentsOf(m),
+    from: m.from || null,
+    from_name: m.from_name || null,
+    to: m.to,
+    cc: copiesOf(m.cc),
+    subject: m.subject,
+    text,
+    ...(m.text_unavailable ? { text_unavailable: m.text_unavailable } : {}),
+    reply_text: replyText(text),
+    has_html: Boolean(m.html) || m.body_blobs.includes('html:'),
+    auto_reply: m.auto_reply === '1',
+    received_at: receivedAtOf(messageId, 'received', m.received_at),
+    authentication: authResultsOf(m.auth_results, m.from),
+    attachments: attachmentsOf(m),
   };
 }
 
 /** The subject of a message's event: its correspondent and its objects (as messageEvent and receiveInbound give them). */
 function filledSubject(kind: MessageFill['kind'], messageId: string, m: Filled): Envelope['subject'] {
-  const person = kind === 'outbound' ? { email: m.to, name: m.to_name || null } : m.from ? { email: m.from, name: m.from_name || null } : null;
+  const person =
+    kind === 'outbound'
+      ? { email: m.to, name: m.to_name || null }
+      : m.from
+        ? { email: m.from, name: m.from_name || null }
+        : null;
   return { person, refs: { inbox_id: m.inbox_id, thread_id: m.thread_id, message_id: messageId, ...campaignRef(m) } };
 }
 
@@ -159,8 +230,6 @@ function filledSubject(kind: MessageFill['kind'], messageId: string, m: Filled):
 interface Stored {
   envelope: Envelope;
   fill: MessageFill | null;
-  /** An entry of the JSON format: its subject and ids are stored, only the rest of `data` is rebuilt. */
-  legacy?: true;
 }
 
 /** The five lines of a packed event (prepareEvent), the last one whole. */
@@ -177,18 +246,15 @@ function packedLines(packed: string): [string, string, string, string, string] {
 }
 
 function decodeEntry(spaceId: string, position: string, fields: string[]): Stored {
-  // Entries written before the positional fields (kept 30 days): one field `e`, the envelope JSON with its `fill`.
-  if (fields[0] === 'e') {
-    const { fill, ...envelope } = JSON.parse(fields[1]!) as Envelope & { fill?: MessageFill };
-    return { envelope, fill: fill ?? null, legacy: true };
-  }
-  // `p`, the packed event's five lines; entries written before it (kept 30 days) had them as five fields `i t m s d`.
-  const [stored, code, message, subject, data] = fields[0] === 'p' ? packedLines(fields[1]!) : [fields[1]!, fields[3]!, fields[5]!, fields[7]!, fields[9]!];
+  const [stored, code, message, subject, data] = packedLines(fields[1]!);
   const body = stored.length === 10 ? encodeTime(Number(position.slice(0, position.indexOf('-')))) + stored : stored;
   const type = WEBHOOK_EVENT_TYPES[Number(code)]!;
   const kind = FILL_KINDS[type];
   const envelope: Envelope = {
-    id: `evt_${body}`, type, occurred_at: iso(decodeTime(body)), account: { space_id: spaceId },
+    id: `evt_${body}`,
+    type,
+    occurred_at: iso(decodeTime(body)),
+    account: { space_id: spaceId },
     subject: subject ? (JSON.parse(subject) as Envelope['subject']) : { person: null, refs: {} },
     data: data ? (JSON.parse(data) as Record<string, unknown>) : message && kind === 'inbound' ? { ...UNANSWERED } : {},
     v: 1,
@@ -197,30 +263,130 @@ function decodeEntry(spaceId: string, position: string, fields: string[]): Store
 }
 
 /**
- * Stream entries as delivered (null for an entry trimmed while it waited in the webhook group): the ones
- * that name a message get its fields back (one pipelined read, plus the texts kept in the blob store).
+ * The fields of today's layout (`p`, the packed event) for an entry written in an older one, null for
+ * one of today's: five fields `i t m s d` holding the same lines, or one field `e`, the envelope JSON
+ * with its `fill`. For `mailbox admin migrate` (src/storage/migrations/006-event-entries.ts).
  */
-export async function completeEnvelopes(rt: Runtime, spaceId: string, entries: [position: string, fields: string[] | null][]): Promise<(Envelope | null)[]> {
-  const decoded = entries.map(([position, fields]) => (fields?.length ? decodeEntry(spaceId, position, fields) : null));
-  const pending = decoded.filter((entry): entry is Stored & { fill: MessageFill } => Boolean(entry?.fill));
+export function packedEntry(fields: string[]): ['p', string] | null {
+  if (fields[0] === 'p') return null;
+  if (fields[0] !== 'e') return ['p', [fields[1], fields[3], fields[5], fields[7], fields[9]].join(FIELD_SEPARATOR)];
+  const { fill, ...envelope } = JSON.parse(fields[1]!) as Envelope & { fill?: MessageFill };
+  const head = [idBody(envelope.id), TYPE_CODES.get(envelope.type)];
+  if (!fill)
+    return ['p', [...head, '', JSON.stringify(envelope.subject), JSON.stringify(envelope.data)].join(FIELD_SEPARATOR)];
+  // A message's entry keeps what follows its ids; the rest is read from the message, as before.
+  const { message_id: _message, thread_id: _thread, inbox_id: _inbox, ...rest } = envelope.data;
+  return [
+    'p',
+    [...head, idBody(fill.message_id), '', Object.keys(rest).length ? JSON.stringify(rest) : ''].join(FIELD_SEPARATOR),
+  ];
+}
+
+/**
+ * Cuts a message event's `text` (and a received one's `reply_text`) so that its envelope's JSON weighs
+ * at most EVENT_MAX_BYTES: `reply_text`, the new part, keeps up to half the room the other members
+ * leave, `text` the rest. Without reply_text, text (256 KB) and reply_text (as much again) made a
+ * received message's event weigh over 512 KB. Exact sizes only when the cheap bound passes the limit.
+ */
+function fitTexts(envelope: Envelope): void {
+  if (jsonLengthBound(envelope) <= EVENT_MAX_BYTES) return;
+  const data = envelope.data as { text: string; reply_text?: string };
+  const { text, reply_text: reply } = data;
+  data.text = '';
+  if (reply !== undefined) data.reply_text = '';
+  const room = Math.max(0, EVENT_MAX_BYTES - Buffer.byteLength(JSON.stringify(envelope)));
+  let replyBytes = 0;
+  if (reply !== undefined) {
+    const kept = jsonPrefix(reply, Math.floor(room / 2));
+    data.reply_text = reply.slice(0, kept.length);
+    replyBytes = kept.bytes;
+  }
+  data.text = text.slice(0, jsonPrefix(text, room - replyBytes).length);
+}
+
+/** The longest prefix of `value` whose JSON string content weighs at most `max` bytes of UTF-8, never splitting a surrogate pair. */
+function jsonPrefix(value: string, max: number): { length: number; bytes: number } {
+  let bytes = 0;
+  let i = 0;
+  while (i < value.length) {
+    const code = value.charCodeAt(i);
+    let cost: number;
+    let width = 1;
+    if (
+      code === 0x22 ||
+      code === 0x5c ||
+      code === 0x08 ||
+      code === 0x0c ||
+      code === 0x0a ||
+      code === 0x0d ||
+      code === 0x09
+    )
+      cost = 2;
+    else if (code < 0x20) cost = 6;
+    else if (code < 0x80) cost = 1;
+    else if (code < 0x800) cost = 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00)
+      [cost, width] = [4, 2];
+    // A lone surrogate is written \udXXX by JSON.stringify.
+    else if (code >= 0xd800 && code <= 0xdfff) cost = 6;
+    else cost = 3;
+    if (bytes + cost > max) break;
+    bytes += cost;
+    i += width;
+  }
+  return { length: i, bytes };
+}
+
+/**
+ * Stream entries as delivered (null for an entry trimmed while it waited in the webhook group): the ones
+ * that name a message get its fields back (one pipelined read, plus the head of each text kept in the
+ * blob store: EVENT_MAX_BYTES of UTF-8 hold any text an event can carry). With `blobTexts` (1 or more),
+ * only the entries before the one that would read more texts than that from the blob store: a reader's
+ * page then holds a bounded weight of texts, whatever the messages.
+ */
+export async function completeEnvelopes(
+  rt: Runtime,
+  spaceId: string,
+  entries: [position: string, fields: string[] | null][],
+  blobTexts = Infinity,
+): Promise<(Envelope | null)[]> {
+  let decoded = entries.map(([position, fields]) => (fields?.length ? decodeEntry(spaceId, position, fields) : null));
+  let pending = decoded.filter((entry): entry is Stored & { fill: MessageFill } => Boolean(entry?.fill));
   if (pending.length) {
     const keys = spaceKeys(spaceId);
     const reads = rt.redis.pipeline();
     for (const { fill } of pending) queueFlat(reads, 'hmget', [keys.message(fill.message_id), ...FILL_FIELDS]);
-    const messages = (await execAll<(string | null)[]>(reads)).map(filledOf);
+    let messages = (await execAll<(string | null)[]>(reads)).map(filledOf);
+    const blobs = messages.map((m) => /(?:^| )text:([0-9a-f]+)/.exec(m.body_blobs)?.[1] ?? null);
+    let cut = -1;
+    for (let i = 0, read = 0; cut < 0 && i < blobs.length; i++) if (blobs[i] && ++read > blobTexts) cut = i;
+    if (cut >= 0) {
+      decoded = decoded.slice(0, decoded.indexOf(pending[cut]!));
+      [pending, messages] = [pending.slice(0, cut), messages.slice(0, cut)];
+    }
     // Only the texts kept in the blob store are read: of the html, whether there is one is all an event says.
-    const texts = await withBodies(rt, spaceId, messages.map((m) => textOnly(m.text, m.body_blobs)));
-    messages.forEach((m, i) => (m.text = texts[i]!.text));
-    pending.forEach(({ envelope, fill, legacy }, i) => {
+    await Promise.all(
+      messages.map(async (m, i) => {
+        if (!blobs[i]) return;
+        const head = await blobHead(rt.ports.blobs, blobKey(spaceId, blobs[i]), EVENT_MAX_BYTES);
+        if (!head) throw new Error(`the text of a message of ${spaceId} is missing from the blob store`);
+        // A character cut in two at the end of the head is left out, not garbled.
+        m.text = new StringDecoder('utf8').write(head);
+      }),
+    );
+    pending.forEach(({ envelope, fill }, i) => {
       const m = messages[i]!;
       const filled = filledData(fill, m);
-      if (legacy) {
-        envelope.data = { ...envelope.data, ...filled };
-        return;
-      }
       envelope.subject = filledSubject(fill.kind, fill.message_id, m);
-      envelope.data = { message_id: fill.message_id, thread_id: m.thread_id, inbox_id: m.inbox_id, ...envelope.data, ...filled };
+      envelope.data = {
+        message_id: fill.message_id,
+        thread_id: m.thread_id,
+        inbox_id: m.inbox_id,
+        ...envelope.data,
+        ...filled,
+      };
     });
+    for (const { envelope } of pending) fitTexts(envelope);
   }
   return decoded.map((entry) => entry?.envelope ?? null);
 }
@@ -247,17 +413,40 @@ export interface StreamEntry {
   envelope: Envelope | null;
 }
 
-async function entriesOf(rt: Runtime, spaceId: string, raw: [string, string[]][]): Promise<StreamEntry[]> {
-  const envelopes = await completeEnvelopes(rt, spaceId, raw);
-  return raw.map(([position], at) => {
-    const envelope = envelopes[at]!;
-    return { position, envelope: envelope.type === WEBHOOK_TEST ? null : envelope };
-  });
+/**
+ * Message events whose text one read takes from the blob store at most (completeEnvelopes): each may
+ * carry EVENT_MAX_BYTES, so a read of the stream holds about this many quarter-megabytes of texts.
+ */
+const TEXTS_PER_READ = 16;
+
+/** The entries of a prefix of `raw` (all of them unless more than `blobTexts` texts would be read), completed. */
+async function entriesOf(
+  rt: Runtime,
+  spaceId: string,
+  raw: [string, string[]][],
+  blobTexts: number,
+): Promise<StreamEntry[]> {
+  const envelopes = await completeEnvelopes(rt, spaceId, raw, blobTexts);
+  return envelopes.map((envelope, at) => ({
+    position: raw[at]![0],
+    envelope: envelope!.type === WEBHOOK_TEST ? null : envelope,
+  }));
 }
 
-/** Up to `count` entries after `after` (exclusive; null: from the oldest kept), in emission order. */
-export async function readEntries(rt: Runtime, spaceId: string, after: string | null, count: number): Promise<StreamEntry[]> {
-  return entriesOf(rt, spaceId, await rt.redis.xrange(spaceKeys(spaceId).events, after ? `(${after}` : '-', '+', 'COUNT', count));
+/**
+ * Up to `count` entries after `after` (exclusive; null: from the oldest kept), in emission order, fewer
+ * where more than `blobTexts` would be completed from the blob store; `end` when none followed them then.
+ */
+export async function readEntries(
+  rt: Runtime,
+  spaceId: string,
+  after: string | null,
+  count: number,
+  blobTexts = TEXTS_PER_READ,
+): Promise<{ entries: StreamEntry[]; end: boolean }> {
+  const raw = await rt.redis.xrange(spaceKeys(spaceId).events, after ? `(${after}` : '-', '+', 'COUNT', count);
+  const entries = await entriesOf(rt, spaceId, raw, blobTexts);
+  return { entries, end: raw.length < count && entries.length === raw.length };
 }
 
 /** Where the stream ends now: the last entry's position, or the position before any. */
@@ -268,11 +457,18 @@ export async function lastPosition(rt: Runtime, spaceId: string): Promise<string
 
 /**
  * Entries after `after`, waiting up to `blockMs` for the first on `connection`, which the wait holds:
- * a connection of its own (XREAD BLOCK). Empty when none came.
+ * a connection of its own (XREAD BLOCK). Empty when none came; fewer than `count` past TEXTS_PER_READ texts.
  */
-export async function awaitEntries(rt: Runtime, connection: RedisClient, spaceId: string, after: string, count: number, blockMs: number): Promise<StreamEntry[]> {
-  const reply = (await connection.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', spaceKeys(spaceId).events, after)) as [string, [string, string[]][]][] | null;
-  return reply ? entriesOf(rt, spaceId, reply[0]![1]) : [];
+export async function awaitEntries(
+  rt: Runtime,
+  connection: RedisClient,
+  spaceId: string,
+  after: string,
+  count: number,
+  blockMs: number,
+): Promise<StreamEntry[]> {
+  const reply = await connection.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', spaceKeys(spaceId).events, after);
+  return reply ? entriesOf(rt, spaceId, reply[0]![1], TEXTS_PER_READ) : [];
 }
 
 export interface FeedQuery {
@@ -291,14 +487,18 @@ export interface FeedQuery {
  * A page of the space's events in emission order, and the stream id it ends at (null when nothing was
  * read: the caller keeps its position). `webhook.test` entries are the webhook's alone: skipped.
  */
-export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Promise<{ events: Envelope[]; position: string | null }> {
+export async function readFeed(
+  rt: Runtime,
+  spaceId: string,
+  q: FeedQuery,
+): Promise<{ events: Envelope[]; position: string | null }> {
   const events: Envelope[] = [];
   const bytes = new PageBytes(q.maxBytes);
   let position: string | null = null;
   let scanned = 0;
   while (events.length < q.limit && scanned < q.maxScanned) {
     const count = Math.min(q.limit - events.length, q.maxScanned - scanned);
-    const entries = await readEntries(rt, spaceId, position ?? q.after, count);
+    const { entries, end } = await readEntries(rt, spaceId, position ?? q.after, count);
     for (const { position: id, envelope } of entries) {
       const shown = envelope !== null && q.visible(envelope);
       // Measured only for an envelope the page would show: the socket and hidden entries need no length.
@@ -308,7 +508,7 @@ export async function readFeed(rt: Runtime, spaceId: string, q: FeedQuery): Prom
       if (!shown) continue;
       events.push(envelope);
     }
-    if (entries.length < count) break;
+    if (end) break;
   }
   return { events, position };
 }

@@ -4,13 +4,10 @@
  * removed from: a member whose human is now another address is skipped when read, so a refused or
  * replaced attachment leaves nothing wrong behind.
  */
-import { Cluster, type Redis } from 'ioredis';
-import { globalKeys, KEY_PREFIX, spaceKeys } from '../src/redis/keys.js';
+import { globalKeys, SPACE_HASHES, spaceKeys } from '../src/redis/keys.js';
+import { scanEveryPrimary } from '../src/redis/scan.js';
 import type { Runtime } from '../src/runtime.js';
 import { sha256Hex } from '../src/secrets.js';
-
-/** Every space's fields hash (spaceKeys(id).space), whatever the space. */
-const SPACE_HASHES = `${KEY_PREFIX}:{spc_*}:space`;
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -19,12 +16,16 @@ export async function indexHuman(rt: Runtime, email: string, spaceId: string): P
   await rt.redis.sadd(globalKeys.human(sha256Hex(normaliseEmail(email))), spaceId);
 }
 
-/** The spaces whose human is `email` now, by id. */
-export async function spacesOfHuman(rt: Runtime, email: string): Promise<string[]> {
-  const address = normaliseEmail(email);
-  const candidates = await rt.redis.smembers(globalKeys.human(sha256Hex(address)));
-  const humans = await Promise.all(candidates.map((id) => rt.redis.hget(spaceKeys(id).space, 'human_email')));
-  return candidates.filter((_, i) => humans[i] === address).sort();
+/** Of `candidates` (read from the index), the spaces whose human is `address` now, with their names, by id. */
+export async function spacesOfHuman(
+  rt: Runtime,
+  address: string,
+  candidates: string[],
+): Promise<{ id: string; name: string }[]> {
+  const fields = await Promise.all(candidates.map((id) => rt.redis.hmget(spaceKeys(id).space, 'human_email', 'name')));
+  return candidates
+    .flatMap((id, i) => (fields[i]![0] === address ? [{ id, name: fields[i]![1] || id }] : []))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /**
@@ -32,20 +33,14 @@ export async function spacesOfHuman(rt: Runtime, email: string): Promise<string[
  * existed. Scans every primary; returns how many spaces have a human.
  */
 export async function indexEveryHuman(rt: Runtime): Promise<number> {
-  const nodes: Redis[] = rt.redis instanceof Cluster ? rt.redis.nodes('master') : [rt.redis];
   let indexed = 0;
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, found] = await node.scan(cursor, 'MATCH', SPACE_HASHES, 'COUNT', 500);
-      cursor = next;
-      for (const key of found) {
-        const [spaceId, human] = await rt.redis.hmget(key, 'id', 'human_email');
-        if (!spaceId || !human) continue;
-        await indexHuman(rt, human, spaceId);
-        indexed++;
-      }
-    } while (cursor !== '0');
-  }
+  await scanEveryPrimary(rt.redis, SPACE_HASHES, async (found) => {
+    for (const key of found) {
+      const [spaceId, human] = await rt.redis.hmget(key, 'id', 'human_email');
+      if (!spaceId || !human) continue;
+      await indexHuman(rt, human, spaceId);
+      indexed++;
+    }
+  });
   return indexed;
 }

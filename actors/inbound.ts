@@ -15,13 +15,30 @@ import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { ID_BODY_CHARS, ID_PREFIXES, idPattern } from '../src/ids.js';
 import { isAddress } from '../src/sending/validate.js';
-import { subjectKey } from '../src/mail/content.js';
+import { subjectKey, threadSnippet } from '../src/mail/content.js';
 import { prepareEvent } from './events.js';
+import * as messageLua from './bindings/message.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
-import { blankMessage, directionOf, storedAuthResults, blankThread, keepsMessageField, keepsThreadField, MESSAGE_ID_HEADER_FIELDS, messageIdHeaderOf, readThreadIds, storedPairs, threadIdsIn, type StoredMessage, type StoredThread } from './records.js';
+import {
+  blankMessage,
+  directionOf,
+  storedAuthResults,
+  blankThread,
+  keepsMessageField,
+  keepsThreadField,
+  MESSAGE_ID_HEADER_FIELDS,
+  messageIdHeaderOf,
+  readThreadIds,
+  storedPairs,
+  threadIdsIn,
+  type StoredMessage,
+  type StoredThread,
+} from './stored-records.js';
 import { indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
-import type { AttachmentView } from '../src/records.js';
+import type { AttachmentView, TextUnavailable } from '../src/record-schemas.js';
+import { recordReply } from './campaign.js';
+import { storedCopies, type Mailbox } from '../src/sending/recipients.js';
 
 /** A received message as the SMTP side parsed it. */
 export interface InboundMail {
@@ -29,9 +46,14 @@ export interface InboundMail {
   from: string;
   from_name: string;
   reply_to: string;
+  /** Every address of its To and Cc headers, as parsed (absent: none kept). */
+  to_list?: Mailbox[];
+  cc?: Mailbox[];
   subject: string;
-  /** The text part, or the text version of an HTML-only message. */
+  /** The text part, or the text version of an HTML-only message ('' when that could not be read: `text_unavailable`). */
   text: string;
+  /** Why the text version of an HTML-only message could not be read (src/mail/extract.ts); null or absent when it was. */
+  text_unavailable?: TextUnavailable | null;
   html: string;
   /** Message-ID header with its angle brackets, '' when the sender gave none. */
   message_id_header: string;
@@ -40,7 +62,7 @@ export interface InboundMail {
   automatic: boolean;
   /** SPF, DKIM, DMARC and ARC verdicts (src/smtp/parse.ts), kept as JSON on the message. */
   auth_results: Record<string, unknown>;
-  /** Every attachment and inline part, with its bytes (stored in the blob store, decisions.md 10). */
+  /** Every attachment and inline part, with its bytes (stored in the blob store, docs/contract.md, Decision 10). */
   attachments: AttachmentPart[];
   /** The raw message as received (kept for forwarding and audit); null when the caller has none. */
   source: Buffer | null;
@@ -79,8 +101,16 @@ const isOutbound = ([status]: (string | null)[]): boolean => directionOf(status)
 function answerOf(id: string, fields: (string | null)[]): Answered | null {
   if (!isOutbound(fields)) return null;
   const [, subject, sentAt, metadata] = fields;
-  return { message_id: id, subject: subject ?? null, sent_at: sentAt || null, metadata: metadata ? (JSON.parse(metadata) as unknown) : null };
+  return {
+    message_id: id,
+    subject: subject ?? null,
+    sent_at: sentAt || null,
+    metadata: metadata ? (JSON.parse(metadata) as unknown) : null,
+  };
 }
+
+/** What of a message tells which thread it belongs to. */
+type Cites = Pick<InboundMail, 'in_reply_to' | 'references' | 'subject' | 'automatic'>;
 
 interface Found {
   threadId: string;
@@ -100,7 +130,8 @@ interface Found {
  * 64 (BENCHMARKS.md, "Redis memory per message"); two of a space's messages share one with a chance
  * below 10^-13 at 10^8 messages. Its value is the message's and the thread's id bodies (threadOfEntry).
  */
-const messageIdEntry = (inboxId: string, header: string): string => createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
+const messageIdEntry = (inboxId: string, header: string): string =>
+  createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
 /** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-18 writes it). */
 const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.slice(ID_BODY_CHARS)}`;
 
@@ -109,9 +140,17 @@ const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.
  * correspondent (`contact`; '' none: not by subject). Every lookup of a step is sent at once: two
  * round trips at most.
  */
-async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: InboundMail, contact: string): Promise<Found | null> {
+async function findThread(
+  rt: Runtime,
+  spaceId: string,
+  inboxId: string,
+  mail: Cites,
+  contact: string,
+): Promise<Found | null> {
   const keys = spaceKeys(spaceId);
-  const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))].slice(0, CITED_MAX).map((header) => ({ header, own: OWN_MESSAGE_ID.exec(header)?.[1] ?? null }));
+  const cited = [...new Set([mail.in_reply_to, ...[...mail.references].reverse()].filter(Boolean))]
+    .slice(0, CITED_MAX)
+    .map((header) => ({ header, own: OWN_MESSAGE_ID.exec(header)?.[1] ?? null }));
   const wanted = contact ? subjectKey(mail.subject) : '';
   const reads = rt.redis.pipeline();
   for (const { header, own } of cited) {
@@ -119,14 +158,18 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
     // Also for an id of our shape: it may be another space's (or deployment's) message this inbox received.
     reads.hget(keys.messageIds, messageIdEntry(inboxId, header));
   }
-  if (wanted) reads.hmget(keys.inboxRecipients(inboxId), contact, testRecipientField(contact)).hget(keys.inboxContacts(inboxId), contact);
+  if (wanted)
+    reads
+      .hmget(keys.inboxRecipients(inboxId), contact, testRecipientField(contact))
+      .hget(keys.inboxContacts(inboxId), contact);
   const hits = await execAll(reads);
   let at = 0;
   for (const { header, own } of cited) {
     if (own) {
       const [inbox, thread, ...fields] = hits[at++] as (string | null)[];
       const answer = fields.slice(0, ANSWER_FIELDS.length);
-      if (inbox === inboxId && thread && messageIdHeaderOf(own, fields.slice(ANSWER_FIELDS.length)) === header) return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
+      if (inbox === inboxId && thread && messageIdHeaderOf(own, fields.slice(ANSWER_FIELDS.length)) === header)
+        return { threadId: thread, answered: answerOf(own, answer), answerable: [] };
     }
     const received = hits[at++] as string | null;
     if (received) return { threadId: threadOfEntry(received), answerable: null };
@@ -151,15 +194,51 @@ async function findThread(rt: Runtime, spaceId: string, inboxId: string, mail: I
   // Every message of a thread counts in message_count, received ones in inbound_count too: when they
   // are equal the thread holds no outbound message, and none of its messages needs to be read.
   const [, , count, inbound, inHash] = replies[stride * index] as (string | null)[];
-  const answerable = mail.automatic || count === inbound ? [] : threadIdsIn(inHash, replies[stride * index + 1] as string[], newestFirst);
+  const answerable =
+    mail.automatic || count === inbound
+      ? []
+      : threadIdsIn(inHash, replies[stride * index + 1] as string[], newestFirst);
   return { threadId: candidates[index]!, answerable };
+}
+
+/**
+ * The thread of an inbox holding the message whose Message-ID is `header` (one it sent or received),
+ * with that thread's correspondent; null when the inbox has no such message (SMTP submission's
+ * In-Reply-To, docs/operations.md).
+ */
+export async function threadOfMessageId(
+  rt: Runtime,
+  spaceId: string,
+  inboxId: string,
+  header: string,
+): Promise<{ thread_id: string; contact: string } | null> {
+  const found = await findThread(
+    rt,
+    spaceId,
+    inboxId,
+    { in_reply_to: header, references: [], subject: '', automatic: true },
+    '',
+  );
+  if (!found) return null;
+  return {
+    thread_id: found.threadId,
+    contact: (await rt.redis.hget(spaceKeys(spaceId).thread(found.threadId), 'contact')) ?? '',
+  };
 }
 
 /** The outbound message a reply answers: the one it cites, else the latest outbound one of the thread's last ten. */
 async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Promise<Answered | null> {
   if (found.answered !== undefined) return found.answered;
   const keys = spaceKeys(spaceId);
-  const ids = found.answerable ?? (await readThreadIds(rt, spaceId, found.threadId, (pipeline, set) => pipeline.zrevrange(set, 0, LAST_MESSAGES - 1), newestFirst));
+  const ids =
+    found.answerable ??
+    (await readThreadIds(
+      rt,
+      spaceId,
+      found.threadId,
+      (pipeline, set) => pipeline.zrevrange(set, 0, LAST_MESSAGES - 1),
+      newestFirst,
+    ));
   if (!ids.length) return null;
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hmget(keys.message(id), ...ANSWER_FIELDS);
@@ -173,19 +252,32 @@ async function answeredMessage(rt: Runtime, spaceId: string, found: Found): Prom
  * given, says late whether to store it at all (the SMTP side's filters, read while the thread is looked
  * up: both in one round trip); when it says no, nothing is written and the answer is null.
  */
-export async function receiveInbound(rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail): Promise<Received>;
 export async function receiveInbound(
-  rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail, admitted: Promise<boolean>,
+  rt: Runtime,
+  spaceId: string,
+  inbox: { id: string; address: string },
+  mail: InboundMail,
+): Promise<Received>;
+export async function receiveInbound(
+  rt: Runtime,
+  spaceId: string,
+  inbox: { id: string; address: string },
+  mail: InboundMail,
+  admitted: Promise<boolean>,
 ): Promise<Received | null>;
 export async function receiveInbound(
-  rt: Runtime, spaceId: string, inbox: { id: string; address: string }, mail: InboundMail, admitted: Promise<boolean> = Promise.resolve(true),
+  rt: Runtime,
+  spaceId: string,
+  inbox: { id: string; address: string },
+  mail: InboundMail,
+  admitted: Promise<boolean> = Promise.resolve(true),
 ): Promise<Received | null> {
   const keys = spaceKeys(spaceId);
   const contact = isAddress(mail.from) ? mail.from : '';
   const [found, admit] = await Promise.all([findThread(rt, spaceId, inbox.id, mail, contact), admitted]);
   if (!admit) return null;
   // Read with the ids, not before the threading reads: created_at is then the ids' time, which their
-  // hashes leave out (actors/records.ts).
+  // hashes leave out (actors/stored-records.ts).
   const now = rt.clock.now();
   const nowIso = iso(now);
   const messageId = rt.ids.next('message');
@@ -193,50 +285,116 @@ export async function receiveInbound(
   const replied = found !== null && !mail.automatic;
   const type = replied ? 'mail.thread.replied' : 'mail.message.received';
   const refs = { inbox_id: inbox.id, thread_id: threadId, message_id: messageId };
-  const line = prepareLine(rt, replied ? 'thread.replied' : 'message.received', SERVICE_ACTOR, { ...refs, contact }, {
-    from: contact || null,
-    subject: mail.subject,
-    auto_reply: mail.automatic,
-  });
+  const line = prepareLine(
+    rt,
+    replied ? 'thread.replied' : 'message.received',
+    SERVICE_ACTOR,
+    { ...refs, contact },
+    {
+      from: contact || null,
+      subject: mail.subject,
+      auto_reply: mail.automatic,
+    },
+  );
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
   // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
   const attachments = await storeAttachments(rt, spaceId, mail.attachments);
   const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source, { unseen: true })).sha256 : '';
   const bodies = await storeBodies(rt, spaceId, mail);
-  const event = prepareEvent(rt, spaceId, type, { person: contact ? { email: contact, name: mail.from_name || null } : null, refs }, {
-    message_id: messageId,
-    thread_id: threadId,
-    inbox_id: inbox.id,
-    answered: answered ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at } : null,
-    metadata: answered?.metadata ?? null,
-  }, { message_id: messageId, kind: 'inbound' });
-  const threadPairs = storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField);
-  const search = indexing(spaceId, inbox.id, threadId, { subject: mail.subject, address: contact, name: mail.from_name, text: mail.text });
-  const reply = await rt.scripts.run<{ duplicate?: boolean; message_id?: string; thread_id?: string }>(
-    'message/receiveInbound',
+  const event = prepareEvent(
+    rt,
+    spaceId,
+    type,
+    { person: contact ? { email: contact, name: mail.from_name || null } : null, refs },
     {
-      inbox: keys.inbox(inbox.id), message: keys.message(messageId), thread: keys.thread(threadId), threadMessages: keys.threadMessages(threadId),
-      threads: keys.threads, messageIds: keys.messageIds, inboxContacts: keys.inboxContacts(inbox.id),
-      events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex, webhook: keys.webhook, blobs: keys.blobs,
-      attachments: keys.receivedAttachments, ...search.keys,
+      message_id: messageId,
+      thread_id: threadId,
+      inbox_id: inbox.id,
+      answered: answered
+        ? { message_id: answered.message_id, subject: answered.subject, sent_at: answered.sent_at }
+        : null,
+      metadata: answered?.metadata ?? null,
     },
-    [
-      now, nowIso, messageId, threadId, found === null ? '1' : '0', mail.automatic ? '1' : '0',
-      mail.message_id_header ? messageIdEntry(inbox.id, mail.message_id_header) : '', contact, ...lineArgs(line), event,
-      [...(source ? [blobSetMember(source)] : []), ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`), ...bodies.shas.map(blobSetMember)].join(' '),
-      threadPairs.length / 2, ...threadPairs, ...storedPairs(inboundMessage(messageId, threadId, inbox, mail, contact, nowIso, { attachments, source, bodies }), keepsMessageField),
-      search.words,
-    ],
-    search.wordKeys,
+    { message_id: messageId, kind: 'inbound' },
   );
-  if (reply.duplicate) return { message_id: reply.message_id!, thread_id: reply.thread_id!, duplicate: true, event: null };
+  const search = indexing(spaceId, inbox.id, threadId, {
+    subject: mail.subject,
+    address: contact,
+    name: mail.from_name,
+    text: mail.text,
+  });
+  const reply = await messageLua.receiveInbound(
+    rt.scripts,
+    {
+      inbox: keys.inbox(inbox.id),
+      message: keys.message(messageId),
+      thread: keys.thread(threadId),
+      threadMessages: keys.threadMessages(threadId),
+      threads: keys.threads,
+      messageIds: keys.messageIds,
+      inboxContacts: keys.inboxContacts(inbox.id),
+      events: keys.events,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+      webhook: keys.webhook,
+      blobs: keys.blobs,
+      attachments: keys.receivedAttachments,
+      ...search.keys,
+    },
+    {
+      now,
+      nowIso,
+      messageId,
+      threadId,
+      newThread: found === null,
+      automatic: mail.automatic,
+      dedupe: mail.message_id_header ? messageIdEntry(inbox.id, mail.message_id_header) : '',
+      contact,
+      ...lineArgs(line),
+      event,
+      blobs: [
+        ...(source ? [blobSetMember(source)] : []),
+        ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`),
+        ...bodies.shas.map(blobSetMember),
+      ].join(' '),
+      thread: storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField),
+      message: storedPairs(
+        inboundMessage(
+          messageId,
+          threadId,
+          inbox,
+          mail,
+          contact,
+          nowIso,
+          { attachments, source, bodies },
+          answered?.message_id ?? '',
+        ),
+        keepsMessageField,
+      ),
+      words: search.words,
+    },
+  );
+  if ('duplicate' in reply)
+    return { message_id: reply.message_id, thread_id: reply.thread_id, duplicate: true, event: null };
+  // The reply is stored, and answered so: should this step fail, the feeder's next visit stops the contact all the same.
+  if (reply.campaign) {
+    await recordReply(rt, spaceId, reply.campaign.id, reply.campaign.contact, threadId).catch((error: Error) =>
+      rt.log.warn('campaign reply not recorded', { space_id: spaceId, thread_id: threadId, error: error.message }),
+    );
+  }
   return { message_id: messageId, thread_id: threadId, duplicate: false, event: type };
 }
 
 /** The stored fields of a received message. */
 function inboundMessage(
-  messageId: string, threadId: string, inbox: { id: string; address: string }, mail: InboundMail, contact: string, nowIso: string,
+  messageId: string,
+  threadId: string,
+  inbox: { id: string; address: string },
+  mail: InboundMail,
+  contact: string,
+  nowIso: string,
   blobs: { attachments: AttachmentView[]; source: string; bodies: { text: string; html: string; body_blobs: string } },
+  answeredId: string,
 ): StoredMessage {
   return blankMessage({
     id: messageId,
@@ -248,15 +406,20 @@ function inboundMessage(
     from: contact,
     from_name: mail.from_name,
     to: inbox.address,
+    // The To header kept only when it names someone besides the inbox: reply_all reads it, else `to` says it all.
+    to_list: mail.to_list?.some((m) => m.address !== inbox.address) ? storedCopies(mail.to_list) : '',
+    cc: storedCopies(mail.cc ?? []),
     reply_to: mail.reply_to && mail.reply_to !== contact ? mail.reply_to : '',
     subject: mail.subject,
     text: blobs.bodies.text,
+    text_unavailable: mail.text_unavailable ?? '',
     html: blobs.bodies.html,
     body_blobs: blobs.bodies.body_blobs,
     auto_reply: mail.automatic ? '1' : '0',
     received_at: nowIso,
     message_id_header: mail.message_id_header,
     in_reply_to: mail.in_reply_to,
+    in_reply_to_id: answeredId,
     references: JSON.stringify(mail.references),
     auth_results: storedAuthResults(mail.auth_results, contact),
     attachments: blobs.attachments.length ? JSON.stringify(blobs.attachments) : '',
@@ -264,7 +427,22 @@ function inboundMessage(
   });
 }
 
-/** The fields of the thread a received message starts (written only when the thread is new). */
-function inboundThread(threadId: string, inboxId: string, mail: InboundMail, contact: string, nowIso: string): StoredThread {
-  return blankThread({ id: threadId, inbox_id: inboxId, subject: mail.subject, contact, contact_name: mail.from_name, last_direction: 'inbound', created_at: nowIso });
+/** The fields of the thread a received message starts (written only when the thread is new, but its snippet). */
+function inboundThread(
+  threadId: string,
+  inboxId: string,
+  mail: InboundMail,
+  contact: string,
+  nowIso: string,
+): StoredThread {
+  return blankThread({
+    id: threadId,
+    inbox_id: inboxId,
+    subject: mail.subject,
+    contact,
+    contact_name: mail.from_name,
+    last_direction: 'inbound',
+    created_at: nowIso,
+    snippet: threadSnippet(mail.text),
+  });
 }

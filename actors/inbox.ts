@@ -9,11 +9,13 @@ import { execAll } from '../src/redis/pipeline.js';
 import { iso } from '../src/clock.js';
 import { planOf } from '../src/config.js';
 import { MailboxError } from '../src/errors.js';
+import { reasonText, suspensionText } from '../src/texts.js';
 import { readClaim, swapClaim, type AddressClaim } from './claims.js';
 import { prepareEvent } from './events.js';
+import * as inboxLua from './bindings/inbox.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR } from './journal.js';
 import { actorOf, type Access } from './space.js';
-import { inboxOf, queueInbox, readInbox, type StoredInbox } from './records.js';
+import { inboxOf, queueInbox, readInbox, type StoredInbox } from './stored-records.js';
 import { cancelInboxMessages } from './waiting.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -24,10 +26,16 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 const CLAIM_GRACE_MS = 60_000;
 
 /** An inbox the calling key may see: others (another space's, outside its `inbox_ids`, deleted if asked) are `not_found`. */
-export async function visibleInbox(rt: Runtime, access: Access, inboxId: string, options: { live: boolean }): Promise<StoredInbox> {
+export async function visibleInbox(
+  rt: Runtime,
+  access: Access,
+  inboxId: string,
+  options: { live: boolean },
+): Promise<StoredInbox> {
   const own = access.key.inbox_ids;
   const inbox = own && !own.includes(inboxId) ? null : await readInbox(rt, access.space.id, inboxId);
-  if (!inbox || (options.live && inbox.status === 'deleted')) throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
+  if (!inbox || (options.live && inbox.status === 'deleted'))
+    throw new MailboxError('not_found', null, { reason: "Cette boîte n'existe pas pour cette clé." });
   return inbox;
 }
 
@@ -63,8 +71,15 @@ function retireClaim(rt: Runtime, key: string, claim: string, shared: boolean): 
  * finishes that step, so the address is refused at RCPT from then on.
  */
 export async function retireClaimOfDeleted(rt: Runtime, spaceId: string, inboxId: string): Promise<void> {
-  const [status, shared, address, claim] = await rt.redis.hmget(spaceKeys(spaceId).inbox(inboxId), 'status', 'shared', 'address', 'claim');
-  if (status === 'deleted' && address && claim) await retireClaim(rt, globalKeys.address(address), claim, shared === '1');
+  const [status, shared, address, claim] = await rt.redis.hmget(
+    spaceKeys(spaceId).inbox(inboxId),
+    'status',
+    'shared',
+    'address',
+    'claim',
+  );
+  if (status === 'deleted' && address && claim)
+    await retireClaim(rt, globalKeys.address(address), claim, shared === '1');
 }
 
 export interface NewInbox {
@@ -101,16 +116,38 @@ export async function createInbox(rt: Runtime, access: Access, spec: NewInbox): 
     claim,
   };
   if (!(await claimAddress(rt, claimKey, claim))) throw new MailboxError('address_taken');
-  const caps = { none: planOf(rt.config, 'none').inbox_cap, ...Object.fromEntries(Object.values(rt.config.plans).map((p) => [p.name, p.inbox_cap])) };
-  const line = prepareLine(rt, 'inbox.created', actorOf(access), { inbox_id: id, domain: spec.domain }, { address, display_name: spec.display_name });
+  const caps = {
+    none: planOf(rt.config, 'none').inbox_cap,
+    ...Object.fromEntries(Object.values(rt.config.plans).map((p) => [p.name, p.inbox_cap])),
+  };
+  const line = prepareLine(
+    rt,
+    'inbox.created',
+    actorOf(access),
+    { inbox_id: id, domain: spec.domain },
+    { address, display_name: spec.display_name },
+  );
   try {
-    await rt.scripts.run(
-      'inbox/createInbox',
+    await inboxLua.createInbox(
+      rt.scripts,
       {
-        space: keys.space, inboxes: keys.inboxes, inboxCreations: keys.inboxCreations, inbox: keys.inbox(id), domain: keys.domain(spec.domain),
-        journal: keys.journal, journalIndex: keys.journalIndex,
+        space: keys.space,
+        inboxes: keys.inboxes,
+        inboxCreations: keys.inboxCreations,
+        inbox: keys.inbox(id),
+        domain: keys.domain(spec.domain),
+        journal: keys.journal,
+        journalIndex: keys.journalIndex,
       },
-      [id, JSON.stringify(inbox), now, spec.shared ? '1' : '0', JSON.stringify(caps), WEEK_MS, ...lineArgs(line)],
+      {
+        inboxId: id,
+        fields: JSON.stringify(inbox),
+        now,
+        common: spec.shared,
+        caps: JSON.stringify(caps),
+        window: WEEK_MS,
+        ...lineArgs(line),
+      },
     );
   } catch (error) {
     await swapClaim(rt, claimKey, claim, null);
@@ -130,7 +167,9 @@ export async function listLiveInboxes(rt: Runtime, access: Access): Promise<Stor
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) queueInbox(pipeline, access.space.id, id);
-  return (await execAll<(string | null)[]>(pipeline)).map(inboxOf).filter((inbox): inbox is StoredInbox => inbox !== null);
+  return (await execAll<(string | null)[]>(pipeline))
+    .map(inboxOf)
+    .filter((inbox): inbox is StoredInbox => inbox !== null);
 }
 
 /**
@@ -138,15 +177,32 @@ export async function listLiveInboxes(rt: Runtime, access: Access): Promise<Stor
  * forever as `deleted` on the common domain). Its drafts and queued messages are cancelled once it is
  * marked deleted, so that no new message can join them meanwhile (a send to a deleted inbox is refused).
  */
-export async function deleteInbox(rt: Runtime, access: Access, inboxId: string): Promise<{ cancelled_messages: number }> {
+export async function deleteInbox(
+  rt: Runtime,
+  access: Access,
+  inboxId: string,
+): Promise<{ cancelled_messages: number }> {
   const inbox = await visibleInbox(rt, access, inboxId, { live: true });
-  if (inbox.status === 'suspended') throw new MailboxError('inbox_suspended', null, { reason: inbox.status_reason });
+  if (inbox.status === 'suspended')
+    throw new MailboxError('inbox_suspended', null, { reason: reasonText(inbox.status_reason) });
   const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'inbox.deleted', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
-  await rt.scripts.run(
-    'inbox/deleteInbox',
-    { inbox: keys.inbox(inboxId), inboxes: keys.inboxes, domain: keys.domain(inbox.domain), journal: keys.journal, journalIndex: keys.journalIndex },
-    [inboxId, iso(rt.clock.now()), ...lineArgs(line)],
+  const line = prepareLine(
+    rt,
+    'inbox.deleted',
+    actorOf(access),
+    { inbox_id: inboxId, domain: inbox.domain },
+    { address: inbox.address },
+  );
+  await inboxLua.deleteInbox(
+    rt.scripts,
+    {
+      inbox: keys.inbox(inboxId),
+      inboxes: keys.inboxes,
+      domain: keys.domain(inbox.domain),
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { inboxId, nowIso: iso(rt.clock.now()), ...lineArgs(line) },
   );
   // A crash here leaves the claim active on a deleted inbox: the next creation of the address or the
   // next mail to it finishes this step (claimAddress, retireClaimOfDeleted).
@@ -156,21 +212,55 @@ export async function deleteInbox(rt: Runtime, access: Access, inboxId: string):
   return { cancelled_messages: await cancelInboxMessages(rt, access.space.id, actorOf(access), inboxId) };
 }
 
+/** An inbox's last 7 days as the circuit breaker judges them (actors/breaker.ts). */
+export interface BreakerFigures {
+  sent_7d: number;
+  bounced_7d: number;
+  complaints_7d: number;
+  bounce_rate: number;
+  complaint_rate: number;
+}
+
 /**
  * Suspends an active inbox (the circuit breaker's call): it stops sending, keeps receiving, and
- * `mail.inbox.suspended` is emitted. False when it was already suspended.
+ * `mail.inbox.suspended` is emitted. False when it was already suspended. `reason` is a code of
+ * REASONS (src/texts.ts; the breaker's: bounce_rate, complaint_rate), stored as the inbox's
+ * status_reason; the figures that tripped it go to the journal line, and the event tells both in French.
  */
-export async function suspendInbox(rt: Runtime, spaceId: string, inboxId: string, reason: string): Promise<boolean> {
+export async function suspendInbox(
+  rt: Runtime,
+  spaceId: string,
+  inboxId: string,
+  reason: string,
+  figures: Partial<BreakerFigures> = {},
+): Promise<boolean> {
   const inbox = await readInbox(rt, spaceId, inboxId);
   if (!inbox) throw new MailboxError('not_found');
   const keys = spaceKeys(spaceId);
   const refs = { inbox_id: inboxId, domain: inbox.domain };
-  const line = prepareLine(rt, 'inbox.suspended', SERVICE_ACTOR, refs, { address: inbox.address, reason });
-  const event = prepareEvent(rt, spaceId, 'mail.inbox.suspended', { refs: { inbox_id: inboxId } }, { inbox_id: inboxId, address: inbox.address, reason });
-  const reply = await rt.scripts.run<{ changed: boolean }>(
-    'inbox/suspendInbox',
+  const { sent_7d, bounced_7d, complaints_7d } = figures;
+  const line = prepareLine(rt, 'inbox.suspended', SERVICE_ACTOR, refs, {
+    address: inbox.address,
+    reason,
+    sent_7d,
+    bounced_7d,
+    complaints_7d,
+  });
+  const event = prepareEvent(
+    rt,
+    spaceId,
+    'mail.inbox.suspended',
+    { refs: { inbox_id: inboxId } },
+    {
+      inbox_id: inboxId,
+      address: inbox.address,
+      reason: suspensionText(reason, figures),
+    },
+  );
+  const reply = await inboxLua.suspendInbox(
+    rt.scripts,
     { inbox: keys.inbox(inboxId), events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
-    [iso(rt.clock.now()), reason, ...lineArgs(line), event],
+    { nowIso: iso(rt.clock.now()), reason, ...lineArgs(line), event },
   );
   return reply.changed;
 }
@@ -180,11 +270,17 @@ export async function resumeInbox(rt: Runtime, spaceId: string, inboxId: string)
   const inbox = await readInbox(rt, spaceId, inboxId);
   if (!inbox) throw new MailboxError('not_found');
   const keys = spaceKeys(spaceId);
-  const line = prepareLine(rt, 'inbox.resumed', SERVICE_ACTOR, { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address });
-  await rt.scripts.run(
-    'inbox/resumeInbox',
+  const line = prepareLine(
+    rt,
+    'inbox.resumed',
+    SERVICE_ACTOR,
+    { inbox_id: inboxId, domain: inbox.domain },
+    { address: inbox.address },
+  );
+  await inboxLua.resumeInbox(
+    rt.scripts,
     { inbox: keys.inbox(inboxId), journal: keys.journal, journalIndex: keys.journalIndex },
-    [iso(rt.clock.now()), ...lineArgs(line)],
+    { nowIso: iso(rt.clock.now()), ...lineArgs(line) },
   );
   return (await readInbox(rt, spaceId, inboxId))!;
 }
@@ -194,14 +290,25 @@ export async function spaceOfAddress(rt: Runtime, address: string): Promise<Addr
   return (await readClaim<AddressClaim>(rt, globalKeys.address(address.trim().toLowerCase())))?.value ?? null;
 }
 
-export async function requestInboxReview(rt: Runtime, access: Access, inboxId: string, message: string | null): Promise<StoredInbox> {
+export async function requestInboxReview(
+  rt: Runtime,
+  access: Access,
+  inboxId: string,
+  message: string | null,
+): Promise<StoredInbox> {
   const inbox = await visibleInbox(rt, access, inboxId, { live: true });
   const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'inbox.review_requested', actorOf(access), { inbox_id: inboxId, domain: inbox.domain }, { address: inbox.address, message });
-  await rt.scripts.run(
-    'inbox/requestReview',
+  const line = prepareLine(
+    rt,
+    'inbox.review_requested',
+    actorOf(access),
+    { inbox_id: inboxId, domain: inbox.domain },
+    { address: inbox.address, message },
+  );
+  await inboxLua.requestReview(
+    rt.scripts,
     { inbox: keys.inbox(inboxId), journal: keys.journal, journalIndex: keys.journalIndex },
-    [iso(rt.clock.now()), message ?? '', ...lineArgs(line)],
+    { nowIso: iso(rt.clock.now()), message: message ?? '', ...lineArgs(line) },
   );
   return (await readInbox(rt, access.space.id, inboxId))!;
 }

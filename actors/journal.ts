@@ -9,6 +9,8 @@ import { encodeTime, ID_BODY_CHARS, ID_BODY_PATTERN, ID_PREFIXES, idBody, idPatt
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
 import { execAll } from '../src/redis/pipeline.js';
+import * as journalLua from './bindings/journal.generated.js';
+import * as spaceLua from './bindings/space.generated.js';
 
 export type ActorKind = 'agent' | 'human' | 'service';
 
@@ -21,7 +23,11 @@ export interface Actor {
 export const SERVICE_ACTOR: Actor = { kind: 'service', name: 'Mailbox', key_id: null };
 
 /** The space's human, signed in on the service's pages (actors/human-session.ts), named by a masked address. */
-export const humanActor = (email: string): Actor => ({ kind: 'human', name: maskEmail(email) ?? 'humain', key_id: null });
+export const humanActor = (email: string): Actor => ({
+  kind: 'human',
+  name: maskEmail(email) ?? 'humain',
+  key_id: null,
+});
 
 /** Objects a line touches; each one is also an index to read the line by. */
 export interface JournalRefs {
@@ -57,7 +63,7 @@ export function refKey(refs: JournalRefs, name: keyof JournalRefs): string | nul
  * follows. An object id has the same length as every other, so it needs no separator: its entries
  * stay within a smaller allocation in Redis. `*`, an address and a domain end with a space.
  */
-export const indexPrefix = (ref: string): string => (ref === '*' || ref.includes(':') ? `${ref} ` : ref);
+const indexPrefix = (ref: string): string => (ref === '*' || ref.includes(':') ? `${ref} ` : ref);
 
 export interface PreparedLine {
   id: string;
@@ -72,13 +78,25 @@ const REF_NAMES = ['inbox_id', 'thread_id', 'message_id', 'campaign_id', 'audien
  * address and a domain as given. A message's and its contact first: the refs of a line about a
  * message (MESSAGE_LINES) end there, with no `0` before them.
  */
-const REF_POSITIONS = ['message_id', 'contact', 'inbox_id', 'thread_id', 'campaign_id', 'audience_id', 'domain'] as const;
+const REF_POSITIONS = [
+  'message_id',
+  'contact',
+  'inbox_id',
+  'thread_id',
+  'campaign_id',
+  'audience_id',
+  'domain',
+] as const;
 
 /** Refs in REF_NAMES order, whatever order they were gathered in. */
-const inOrder = (refs: JournalRefs): JournalRefs => Object.fromEntries(REF_NAMES.filter((name) => refs[name] !== undefined).map((name) => [name, refs[name]]));
+const inOrder = (refs: JournalRefs): JournalRefs =>
+  Object.fromEntries(REF_NAMES.filter((name) => refs[name] !== undefined).map((name) => [name, refs[name]]));
 const REF_PREFIXES: Partial<Record<keyof JournalRefs, string>> = {
-  inbox_id: ID_PREFIXES.inbox, thread_id: ID_PREFIXES.thread, message_id: ID_PREFIXES.message,
-  campaign_id: ID_PREFIXES.campaign, audience_id: ID_PREFIXES.audience,
+  inbox_id: ID_PREFIXES.inbox,
+  thread_id: ID_PREFIXES.thread,
+  message_id: ID_PREFIXES.message,
+  campaign_id: ID_PREFIXES.campaign,
+  audience_id: ID_PREFIXES.audience,
 };
 const ACTOR_KINDS: Record<ActorKind, string> = { agent: 'a', human: 'h', service: 's' };
 
@@ -104,7 +122,8 @@ const ID_BODY = new RegExp(`^${ID_BODY_PATTERN}$`);
 const storedKeyId = (keyId: string): string => (KEY_ID.test(keyId) ? idBody(keyId) : keyId);
 const keyIdOf = (stored: string): string => (ID_BODY.test(stored) ? `${ID_PREFIXES.key}_${stored}` : stored);
 
-const isService = (actor: Actor): boolean => actor.kind === SERVICE_ACTOR.kind && actor.name === SERVICE_ACTOR.name && actor.key_id === null;
+const isService = (actor: Actor): boolean =>
+  actor.kind === SERVICE_ACTOR.kind && actor.name === SERVICE_ACTOR.name && actor.key_id === null;
 
 /**
  * Lines about one message whose subject and correspondent no longer change once written (a draft's
@@ -114,19 +133,29 @@ const isService = (actor: Actor): boolean => actor.kind === SERVICE_ACTOR.kind &
  * back: a send's line is about half as long (BENCHMARKS.md, "Redis memory per message").
  */
 const MESSAGE_LINES: Partial<Record<string, 'to' | 'from'>> = {
-  'message.queued': 'to', 'draft.approved': 'to', 'message.cancelled': 'to', 'message.sent': 'to',
-  'message.delivered': 'to', 'message.failed': 'to', 'message.rejected': 'to',
-  'message.received': 'from', 'thread.replied': 'from',
+  'message.queued': 'to',
+  'draft.approved': 'to',
+  'message.cancelled': 'to',
+  'message.sent': 'to',
+  'message.delivered': 'to',
+  'message.failed': 'to',
+  'message.rejected': 'to',
+  'message.received': 'from',
+  'thread.replied': 'from',
 } satisfies Partial<Record<JournalKind, 'to' | 'from'>>;
 
-const correspondentField = (kind: string, refs: JournalRefs): 'to' | 'from' | undefined => (refs.message_id ? MESSAGE_LINES[kind] : undefined);
+const correspondentField = (kind: string, refs: JournalRefs): 'to' | 'from' | undefined =>
+  refs.message_id ? MESSAGE_LINES[kind] : undefined;
 
 /** The data a line stores: a flag at false is left off (the texts read an absent one as false), and what MESSAGE_LINES leaves to the message. */
 function storedData(kind: string, refs: JournalRefs, data: Record<string, unknown>): Record<string, unknown> {
   const correspondent = correspondentField(kind, refs);
   const leftToMessage = (name: string, value: unknown): boolean =>
-    correspondent !== undefined && (name === 'subject' || name === 'test' || (name === correspondent && (value ?? null) === (refs.contact || null)));
-  return Object.fromEntries(Object.entries(data).filter(([name, value]) => value !== false && !leftToMessage(name, value)));
+    correspondent !== undefined &&
+    (name === 'subject' || name === 'test' || (name === correspondent && (value ?? null) === (refs.contact || null)));
+  return Object.fromEntries(
+    Object.entries(data).filter(([name, value]) => value !== false && !leftToMessage(name, value)),
+  );
 }
 
 /** The refs of MESSAGE_LINES that the message's hash keeps (withMessageFacts). */
@@ -140,7 +169,11 @@ function compactLine(kind: string, actor: Actor, refs: JournalRefs, data: Record
   });
   while (positions.length > 0 && positions[positions.length - 1] === 0) positions.pop();
   const line: CompactLine = { kind };
-  if (!isService(actor)) line.a = actor.key_id === null ? [ACTOR_KINDS[actor.kind], actor.name] : [ACTOR_KINDS[actor.kind], actor.name, storedKeyId(actor.key_id)];
+  if (!isService(actor))
+    line.a =
+      actor.key_id === null
+        ? [ACTOR_KINDS[actor.kind], actor.name]
+        : [ACTOR_KINDS[actor.kind], actor.name, storedKeyId(actor.key_id)];
   if (positions.length > 0) line.r = positions;
   const stored = storedData(kind, refs, data);
   if (Object.keys(stored).length > 0) line.data = stored;
@@ -161,7 +194,14 @@ function storedLine(id: string, raw: string): StoredLine {
   if (!a) return { id, at: iso(idTime(id)), kind, actor: { ...SERVICE_ACTOR }, refs, data };
   const [letter, name, keyId] = a;
   const actorKind = (Object.keys(ACTOR_KINDS) as ActorKind[]).find((k) => ACTOR_KINDS[k] === letter)!;
-  return { id, at: iso(idTime(id)), kind, actor: { kind: actorKind, name, key_id: keyId === undefined ? null : keyIdOf(keyId) }, refs, data };
+  return {
+    id,
+    at: iso(idTime(id)),
+    kind,
+    actor: { kind: actorKind, name, key_id: keyId === undefined ? null : keyIdOf(keyId) },
+    refs,
+    data,
+  };
 }
 
 /**
@@ -173,13 +213,37 @@ const indexedRefs = (refs: JournalRefs): (keyof JournalRefs)[] =>
   (Object.keys(refs) as (keyof JournalRefs)[]).filter((name) => name !== 'message_id' || !refs.thread_id);
 
 /** A line ready for a script's ARGV: its id, its stored form and its index refs. */
-export function prepareLine(rt: Runtime, kind: JournalKind, actor: Actor, refs: JournalRefs, data: Record<string, unknown>): PreparedLine {
+export function prepareLine(
+  rt: Runtime,
+  kind: JournalKind,
+  actor: Actor,
+  refs: JournalRefs,
+  data: Record<string, unknown>,
+): PreparedLine {
   const id = rt.ids.next('journal');
-  const indexRefs = indexedRefs(refs).map((name) => refKey(refs, name)).filter((ref) => ref !== null).map(indexPrefix);
+  const indexRefs = indexedRefs(refs)
+    .map((name) => refKey(refs, name))
+    .filter((ref) => ref !== null)
+    .map(indexPrefix);
   return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(indexRefs) };
 }
 
-export const lineArgs = (line: PreparedLine): string[] => [line.id, line.json, line.refs];
+/** A prepared line as the three arguments of the script that writes it (docs/architecture.md, "Script headers"). */
+export const lineArgs = (line: PreparedLine): { lineId: string; lineJson: string; lineRefs: string } => ({
+  lineId: line.id,
+  lineJson: line.json,
+  lineRefs: line.refs,
+});
+
+/** Journals a change made outside Redis (a payment page opened, a mail filtered, a code e-mailed): the line alone. Refusal: not_found. */
+export async function appendLine(rt: Runtime, spaceId: string, line: PreparedLine): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  await spaceLua.appendLine(
+    rt.scripts,
+    { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
+    lineArgs(line),
+  );
+}
 
 export interface JournalQuery {
   /** `*` for every line, else a ref (see refKey). */
@@ -200,17 +264,27 @@ const SCAN_CAP = 2000;
  * Where a ref's lines are indexed, and which of that range's lines are its own: a message's under its
  * thread (indexedRefs), one without a thread (unknown when the line was written) under itself.
  */
-async function indexRange(rt: Runtime, spaceId: string, ref: string): Promise<{ indexed: string; own: (line: StoredLine) => boolean }> {
-  const thread = ref.startsWith(`${ID_PREFIXES.message}_`) ? await rt.redis.hget(spaceKeys(spaceId).message(ref), 'thread_id') : null;
+async function indexRange(
+  rt: Runtime,
+  spaceId: string,
+  ref: string,
+): Promise<{ indexed: string; own: (line: StoredLine) => boolean }> {
+  const thread = ref.startsWith(`${ID_PREFIXES.message}_`)
+    ? await rt.redis.hget(spaceKeys(spaceId).message(ref), 'thread_id')
+    : null;
   return thread ? { indexed: thread, own: (line) => line.refs.message_id === ref } : { indexed: ref, own: () => true };
 }
 
 /** Puts back what the lines about a message left to the message's hash (MESSAGE_LINES): one round trip. */
 async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine | null)[]): Promise<void> {
-  const about = lines.filter((line): line is StoredLine => line !== null && correspondentField(line.kind, line.refs) !== undefined && !('subject' in line.data));
+  const about = lines.filter(
+    (line): line is StoredLine =>
+      line !== null && correspondentField(line.kind, line.refs) !== undefined && !('subject' in line.data),
+  );
   if (!about.length) return;
   const pipeline = rt.redis.pipeline();
-  for (const line of about) pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject', 'test');
+  for (const line of about)
+    pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject', 'test');
   const facts = await execAll<(string | null)[]>(pipeline);
   about.forEach((line, i) => {
     const [inboxId, threadId, subject, test] = facts[i]!;
@@ -221,7 +295,11 @@ async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine
 }
 
 /** Newest first. Returns the page and, when more lines may exist, the id to continue before. */
-export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery): Promise<{ lines: StoredLine[]; next: string | null }> {
+export async function readJournal(
+  rt: Runtime,
+  spaceId: string,
+  q: JournalQuery,
+): Promise<{ lines: StoredLine[]; next: string | null }> {
   const keys = spaceKeys(spaceId);
   const { indexed, own } = await indexRange(rt, spaceId, q.ref);
   const prefix = indexPrefix(indexed);
@@ -231,12 +309,17 @@ export async function readJournal(rt: Runtime, spaceId: string, q: JournalQuery)
   let scanned = 0;
   let last: string | null = null;
   while (scanned < SCAN_CAP) {
-    const { bodies } = await rt.scripts.run<{ bodies: string }>('journal/readIndex', { journalIndex: keys.journalIndex }, [prefix, below, from, q.limit + 1]);
+    const { bodies } = await journalLua.readIndex(
+      rt.scripts,
+      { journalIndex: keys.journalIndex },
+      { prefix, below, from, count: q.limit + 1 },
+    );
     if (!bodies) return { lines, next: null };
     const ids: string[] = [];
-    for (let at = 0; at < bodies.length; at += ID_BODY_CHARS) ids.push(`${ID_PREFIXES.journal}_${bodies.slice(at, at + ID_BODY_CHARS)}`);
+    for (let at = 0; at < bodies.length; at += ID_BODY_CHARS)
+      ids.push(`${ID_PREFIXES.journal}_${bodies.slice(at, at + ID_BODY_CHARS)}`);
     const values = await rt.redis.hmget(keys.journal, ...ids);
-    const page = ids.map((id, i) => (values[i] ? storedLine(id, values[i]!) : null));
+    const page = ids.map((id, i) => (values[i] ? storedLine(id, values[i]) : null));
     await withMessageFacts(rt, spaceId, page);
     for (let i = 0; i < ids.length; i++) {
       last = ids[i]!;

@@ -7,18 +7,15 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { parisDay } from '../src/texts.js';
+import * as inboxLua from './bindings/inbox.generated.js';
 
-export interface InboxCounts {
-  queued: number;
-  drafts: number;
-  /** Reserved departures per Paris day, from today on. */
-  slots: Record<string, number>;
-}
+/** An inbox's counters, before or after the repair: its reserved departures per Paris day from today on in `slots`. */
+type Recounted = Exclude<inboxLua.RecountInboxReply, { moved: true }>;
 
 /** A queue that moves under every read (a busy inbox) is read again; this many times at most. */
 const READS = 5;
 
-export async function recountInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<{ before: InboxCounts; after: InboxCounts }> {
+export async function recountInbox(rt: Runtime, spaceId: string, inboxId: string): Promise<Recounted> {
   const keys = spaceKeys(spaceId);
   for (let read = 0; read < READS; read++) {
     const queue = await rt.redis.zrange(keys.inboxQueue(inboxId), '0', '-1', 'WITHSCORES');
@@ -30,10 +27,15 @@ export async function recountInbox(rt: Runtime, spaceId: string, inboxId: string
       const [id, score] = [queue[2 * i]!, queue[2 * i + 1]!];
       return Number(count ?? 0) === 0 ? [[id, score, parisDay(Number(score))]] : [];
     });
-    const reply = await rt.scripts.run<{ before: InboxCounts; after: InboxCounts } | { moved: true }>(
-      'inbox/recountInbox',
-      { inbox: keys.inbox(inboxId), inboxQueue: keys.inboxQueue(inboxId), inboxDrafts: keys.inboxDrafts(inboxId), inboxSlots: keys.inboxSlots(inboxId) },
-      [parisDay(rt.clock.now()), attempts.length, JSON.stringify(reserved)],
+    const reply = await inboxLua.recountInbox(
+      rt.scripts,
+      {
+        inbox: keys.inbox(inboxId),
+        inboxQueue: keys.inboxQueue(inboxId),
+        inboxDrafts: keys.inboxDrafts(inboxId),
+        inboxSlots: keys.inboxSlots(inboxId),
+      },
+      { today: parisDay(rt.clock.now()), queued: attempts.length, reserved: JSON.stringify(reserved) },
     );
     if (!('moved' in reply)) return reply;
   }

@@ -15,16 +15,23 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './records.js';
+import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
+import * as searchLua from './bindings/search.generated.js';
 
-/** The keys and arguments a store script indexes a message with (its KEYS tail and last ARGV). */
+/** The keys and the argument a store script indexes a message with (its search keys, their word keys, and its `words`). */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
   const keys = spaceKeys(spaceId);
   const words = messageWords(message);
   return {
-    keys: { searchDocs: keys.searchDocs, searchWords: keys.searchWords, searchOnce: keys.searchOnce, searchInbox: keys.searchInbox(inboxId), searchThread: keys.searchThread(threadId) },
+    keys: {
+      searchDocs: keys.searchDocs,
+      searchWords: keys.searchWords,
+      searchOnce: keys.searchOnce,
+      searchInbox: keys.searchInbox(inboxId),
+      searchThread: keys.searchThread(threadId),
+      searchWord: words.map(keys.searchWord),
+    },
     words: words.join(' '),
-    wordKeys: words.map(keys.searchWord),
   };
 }
 
@@ -32,14 +39,14 @@ const POSTING_BYTES = 3;
 /** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
 const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
-export const COMPLETIONS_MAX = 64;
+const COMPLETIONS_MAX = 64;
 /** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
 const DOCUMENTS_WALKED_MAX = 200_000;
 const THREADS_READ_MAX = 1_000;
 /** Matching documents whose threads are read per round trip, after a first batch of one more than the page. */
 const BATCH = 64;
 /** Message ids given per thread: its newest matching ones. */
-export const MESSAGE_IDS_MAX = 50;
+const MESSAGE_IDS_MAX = 50;
 /**
  * Questions "does this posting hold this document" one page may ask Redis about its threads' older
  * messages before it reads the postings whole instead. A question costs Redis about 13 µs (a binary
@@ -80,7 +87,11 @@ class Numbers {
 /** A word's or an inbox's document numbers, and the key they are stored under: an older one may be asked of it there. */
 class Posting extends Numbers {
   /** `whole`: false when only its newest numbers were read (older ones may exist). */
-  constructor(bytes: Buffer, readonly key: string, readonly whole = true) {
+  constructor(
+    bytes: Buffer,
+    readonly key: string,
+    readonly whole = true,
+  ) {
     super(bytes);
   }
 
@@ -110,12 +121,14 @@ class Term {
     if (this.postings.length === 1) return this.postings[0]!.has(doc);
     // A union answers by a binary search in each posting until it has been asked as much as a bitmap
     // of all its documents costs to build, then from that bitmap: built on the first question, its
-    // cost grew with the space's mail even for the few questions of a one-word query (issue 21).
-    if (!this.members && (this.asked += this.postings.length * SEARCH_STEPS) < this.size) return this.postings.some((posting) => posting.has(doc));
+    // cost grew with the space's mail even for the few questions of a one-word query.
+    if (!this.members && (this.asked += this.postings.length * SEARCH_STEPS) < this.size)
+      return this.postings.some((posting) => posting.has(doc));
     if (!this.members) {
       const last = Math.max(...this.postings.map((posting) => (posting.length ? posting.at(posting.length - 1) : 0)));
       this.members = new Uint8Array((last >> 3) + 1);
-      for (const posting of this.postings) for (let i = 0; i < posting.length; i++) this.members[posting.at(i) >> 3]! |= 1 << (posting.at(i) & 7);
+      for (const posting of this.postings)
+        for (let i = 0; i < posting.length; i++) this.members[posting.at(i) >> 3]! |= 1 << (posting.at(i) & 7);
     }
     return doc >> 3 < this.members.length && (this.members[doc >> 3]! & (1 << (doc & 7))) !== 0;
   }
@@ -159,7 +172,10 @@ type Page = { hits: SearchHit[]; next: number | null };
  * needs a document older than what was read, again from the whole postings.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  return (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ?? (await searchFrom(rt, spaceId, request, null))!;
+  return (
+    (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ??
+    (await searchFrom(rt, spaceId, request, null))!
+  );
 }
 
 /**
@@ -167,7 +183,12 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
  * below what every term holds whole (`floor`), which only the whole postings tell, or when its threads'
  * messages below the floor are too many to ask about one by one.
  */
-async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, tail: number | null): Promise<Page | null> {
+async function searchFrom(
+  rt: Runtime,
+  spaceId: string,
+  request: SearchRequest,
+  tail: number | null,
+): Promise<Page | null> {
   const read = await readTerms(rt, spaceId, request, tail);
   if (!read) return { hits: [], next: null };
   const { terms, floor } = read;
@@ -176,7 +197,9 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
   const keys = spaceKeys(spaceId);
   const found: Found[] = [];
   const answer = async (next: number | null): Promise<Page | null> =>
-    (await withOlderMatches(rt, terms, found)) ? { hits: await withMessages(rt, spaceId, found, request.terms), next } : null;
+    (await withOlderMatches(rt, terms, found))
+      ? { hits: await withMessages(rt, spaceId, found, request.terms), next }
+      : null;
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
   let walked = 0;
@@ -208,10 +231,17 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
       reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
     }
     const replies = await execAll<unknown>(reads);
-    const threads = new Map(fresh.map((id, i) => [id, {
-      thread: threadOf(replies[3 * i] as (string | null)[], id),
-      docs: new Numbers((replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0)),
-    }]));
+    const threads = new Map(
+      fresh.map((id, i) => [
+        id,
+        {
+          thread: threadOf(replies[3 * i] as (string | null)[], id),
+          docs: new Numbers(
+            (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
+          ),
+        },
+      ]),
+    );
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (decided.has(id)) continue;
@@ -225,7 +255,12 @@ async function searchFrom(rt: Runtime, spaceId: string, request: SearchRequest, 
         else if (matches(docs.at(j))) own.push(docs.at(j));
       }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
-      if (!thread || own[0] !== doc || (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))) continue;
+      if (
+        !thread ||
+        own[0] !== doc ||
+        (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))
+      )
+        continue;
       if (found.length === request.limit) return answer(found[found.length - 1]!.docs[0]!);
       found.push({ thread, docs: own, older, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
@@ -247,7 +282,9 @@ async function withOlderMatches(rt: Runtime, terms: Term[], found: Found[]): Pro
   const questions = new Map<Posting, number[]>();
   let count = 0;
   for (const doc of found.flatMap((thread) => (thread.docs.length < MESSAGE_IDS_MAX ? thread.older : []))) {
-    const unknown = terms.map((term) => (term.postings.some((posting) => posting.has(doc)) ? null : term.postings.filter((posting) => !posting.knows(doc))));
+    const unknown = terms.map((term) =>
+      term.postings.some((posting) => posting.has(doc)) ? null : term.postings.filter((posting) => !posting.knows(doc)),
+    );
     // A term whose postings all know the document and none holds it: the document does not match.
     if (unknown.some((postings) => postings?.length === 0)) continue;
     asked.set(doc, unknown);
@@ -260,10 +297,17 @@ async function withOlderMatches(rt: Runtime, terms: Term[], found: Found[]): Pro
   }
   const postings = [...questions.keys()];
   const { held } = postings.length
-    ? await rt.scripts.run<{ held: string[] }>('search/findDocs', {}, postings.map((posting) => questions.get(posting)!.join(' ')), postings.map((posting) => posting.key))
+    ? await searchLua.findDocs(
+        rt.scripts,
+        { postings: postings.map((posting) => posting.key) },
+        { documents: postings.map((posting) => questions.get(posting)!.join(' ')) },
+      )
     : { held: [] };
-  const holds = new Map(postings.map((posting, i) => [posting, new Set(questions.get(posting)!.filter((_, j) => held[i]![j] === '1'))]));
-  const matches = (doc: number): boolean => asked.get(doc)?.every((postings) => !postings || postings.some((posting) => holds.get(posting)!.has(doc))) ?? false;
+  const holds = new Map(
+    postings.map((posting, i) => [posting, new Set(questions.get(posting)!.filter((_, j) => held[i]![j] === '1'))]),
+  );
+  const matches = (doc: number): boolean =>
+    asked.get(doc)?.every((postings) => !postings || postings.some((posting) => holds.get(posting)!.has(doc))) ?? false;
   for (const thread of found) {
     for (const doc of thread.older) if (thread.docs.length < MESSAGE_IDS_MAX && matches(doc)) thread.docs.push(doc);
   }
@@ -275,7 +319,12 @@ async function withOlderMatches(rt: Runtime, terms: Term[], found: Found[]): Pro
  * (null: whole), and `floor`: every term holds all its documents from that number up. Null when a
  * term matches nothing (nor can anything).
  */
-async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, tail: number | null): Promise<{ terms: Term[]; floor: number } | null> {
+async function readTerms(
+  rt: Runtime,
+  spaceId: string,
+  request: SearchRequest,
+  tail: number | null,
+): Promise<{ terms: Term[]; floor: number } | null> {
   const keys = spaceKeys(spaceId);
   const { words, prefix } = request.terms;
   const readPosting = (pipeline: ReturnType<Runtime['redis']['pipeline']>, key: string) =>
@@ -294,15 +343,27 @@ async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, t
     pipeline.hgetBuffer(keys.searchOnce, word);
   };
   const wordPosting = (replies: unknown[], at: number, word: string): Posting =>
-    posting(((replies[at] as Buffer | null)?.length ? replies[at] : replies[at + 1]) as Buffer | null, keys.searchWord(word));
+    posting(
+      ((replies[at] as Buffer | null)?.length ? replies[at] : replies[at + 1]) as Buffer | null,
+      keys.searchWord(word),
+    );
   const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
   const first = rt.redis.pipeline();
-  first.zrangebylex(keys.searchWords, `[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]), 'LIMIT', 0, COMPLETIONS_MAX);
+  first.zrangebylex(
+    keys.searchWords,
+    `[${prefix}`,
+    Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
+    'LIMIT',
+    0,
+    COMPLETIONS_MAX,
+  );
   for (const word of words) readWord(first, word);
   for (const key of inboxKeys) readPosting(first, key);
   const [completions, ...postings] = await execAll<unknown>(first);
   const exact = words.map((word, i) => new Term([wordPosting(postings, 2 * i, word)]));
-  const inboxes = request.inboxIds ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))] : [];
+  const inboxes = request.inboxIds
+    ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))]
+    : [];
   if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
   const second = rt.redis.pipeline();
   for (const word of completions as string[]) readWord(second, word);
@@ -314,7 +375,8 @@ async function readTerms(rt: Runtime, spaceId: string, request: SearchRequest, t
 /** The documents' records (`<message id body><thread id body>`), in one round trip. */
 async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<string[]> {
   const reads = rt.redis.pipeline();
-  for (const doc of docs) reads.getrange(spaceKeys(spaceId).searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + RECORD_CHARS - 1);
+  for (const doc of docs)
+    reads.getrange(spaceKeys(spaceId).searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + RECORD_CHARS - 1);
   return execAll<string>(reads);
 }
 
@@ -339,15 +401,20 @@ async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms:
   const reads = rt.redis.pipeline();
   for (const { newest, docs } of found) {
     reads.hmget(keys.message(newest), 'text', 'body_blobs');
-    for (const doc of docs.slice(1)) reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
+    for (const doc of docs.slice(1))
+      reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
   }
   const replies = await execAll<string | null | (string | null)[]>(reads);
   let at = 0;
-  const texts = await withBodies(rt, spaceId, found.map((_, index) => {
-    const [text, blobs] = replies[at] as (string | null)[];
-    at += found[index]!.docs.length;
-    return textOnly(text ?? '', blobs ?? '');
-  }));
+  const texts = await withBodies(
+    rt,
+    spaceId,
+    found.map((_, index) => {
+      const [text, blobs] = replies[at] as (string | null)[];
+      at += found[index]!.docs.length;
+      return textOnly(text ?? '', blobs ?? '');
+    }),
+  );
   at = 0;
   return found.map(({ thread, newest, docs }, index) => {
     const text = texts[index]!.text;

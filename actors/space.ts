@@ -8,9 +8,21 @@ import { iso } from '../src/clock.js';
 import { ID_BODY_PATTERN, ID_PREFIXES, randomBase62 } from '../src/ids.js';
 import { keyPrefix, keySecret, sha256Hex, spaceOfSecret } from '../src/secrets.js';
 import { MailboxError } from '../src/errors.js';
-import { humanActor, lineArgs, prepareLine, SERVICE_ACTOR, type Actor, type PreparedLine } from './journal.js';
+import * as spaceLua from './bindings/space.generated.js';
+import {
+  appendLine,
+  humanActor,
+  lineArgs,
+  prepareLine,
+  SERVICE_ACTOR,
+  type Actor,
+  type PreparedLine,
+} from './journal.js';
 import { indexHuman } from './human-index.js';
-import { PERMISSIONS, type KeyView, type Permission } from '../src/records.js';
+import { PERMISSIONS, type KeyView, type Permission } from '../src/record-schemas.js';
+import type { StoredKey } from './bindings/shapes.js';
+
+export type { StoredKey };
 
 export const DEFAULT_PERMISSIONS: Permission[] = ['send', 'read'];
 
@@ -23,23 +35,6 @@ export interface SpaceState {
   managed: boolean;
   approval_required: boolean;
   created_at: string;
-}
-
-export interface StoredKey {
-  id: string;
-  kind: 'key' | 'connection';
-  name: string;
-  name_norm: string;
-  permissions: Permission[];
-  inbox_ids: string[] | null;
-  daily_cap: number | null;
-  created_at: string;
-  created_by: string | null;
-  prefix: string;
-  token_hash: string;
-  /** A connection's OAuth client, and the host its redirect URI returns to (decisions.md 13). */
-  client_id?: string;
-  redirect_host?: string;
 }
 
 /** The key's request budget after this request (the token bucket of lua/space/authenticate). */
@@ -65,7 +60,7 @@ export const actorOf = (access: Access): Actor =>
 
 export const normaliseKeyName = (name: string): string => name.trim().normalize('NFC').toLocaleLowerCase('fr');
 
-export function keyView(key: StoredKey, lastUsedMs: number | null): KeyView {
+function keyView(key: StoredKey, lastUsedMs: number | null): KeyView {
   return {
     id: key.id,
     kind: key.kind,
@@ -99,7 +94,11 @@ interface NewKey {
   secret: string;
 }
 
-function mintKey(rt: Runtime, spaceId: string, spec: Omit<StoredKey, 'id' | 'name_norm' | 'created_at' | 'prefix' | 'token_hash'>): NewKey {
+function mintKey(
+  rt: Runtime,
+  spaceId: string,
+  spec: Omit<StoredKey, 'id' | 'name_norm' | 'created_at' | 'prefix' | 'token_hash'>,
+): NewKey {
   const secret = keySecret(spaceId, randomBase62(32));
   const key: StoredKey = {
     ...spec,
@@ -120,8 +119,11 @@ export interface CreateSpaceOptions {
   managed?: boolean;
 }
 
-/** The operator's way in (decisions.md 2): a space and a first key holding all four permissions. */
-export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Promise<{ space_id: string; api_key: string; key_id: string }> {
+/** The operator's way in (docs/contract.md, Decision 2): a space and a first key holding all four permissions. */
+export async function createSpace(
+  rt: Runtime,
+  options: CreateSpaceOptions,
+): Promise<{ space_id: string; api_key: string; key_id: string }> {
   const spaceId = rt.ids.next('space');
   const keys = spaceKeys(spaceId);
   const human = options.human.trim().toLowerCase();
@@ -145,10 +147,24 @@ export async function createSpace(rt: Runtime, options: CreateSpaceOptions): Pro
   });
   const line = prepareLine(rt, 'space.created', SERVICE_ACTOR, {}, { key_id: key.id, plan: fields.plan });
   await indexHuman(rt, human, spaceId);
-  await rt.scripts.run(
-    'space/createSpace',
-    { space: keys.space, keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, journal: keys.journal, journalIndex: keys.journalIndex },
-    [JSON.stringify(fields), key.id, JSON.stringify(key), key.name_norm, key.token_hash, ...lineArgs(line)],
+  await spaceLua.createSpace(
+    rt.scripts,
+    {
+      space: keys.space,
+      keys: keys.keys,
+      keyNames: keys.keyNames,
+      auth: keys.auth,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    {
+      fields: JSON.stringify(fields),
+      keyId: key.id,
+      key: JSON.stringify(key),
+      nameNorm: key.name_norm,
+      tokenHash: key.token_hash,
+      ...lineArgs(line),
+    },
   );
   return { space_id: spaceId, api_key: secret, key_id: key.id };
 }
@@ -164,7 +180,12 @@ export async function accessOfKey(rt: Runtime, spaceId: string, keyId: string): 
   const keys = spaceKeys(spaceId);
   const [space, key] = await Promise.all([rt.redis.hgetall(keys.space), rt.redis.hget(keys.keys, keyId)]);
   if (!space.id || !key) return null;
-  return { key: JSON.parse(key) as StoredKey, space: readSpace(space), lastUsedAt: null, rate: { remaining: 0, fullInSeconds: 0 } };
+  return {
+    key: JSON.parse(key) as StoredKey,
+    space: readSpace(space),
+    lastUsedAt: null,
+    rate: { remaining: 0, fullInSeconds: 0 },
+  };
 }
 
 const TOKEN_CONNECTION = new RegExp(`_(${ID_BODY_PATTERN})$`);
@@ -173,13 +194,12 @@ const TOKEN_CONNECTION = new RegExp(`_(${ID_BODY_PATTERN})$`);
  * The space and connection an OAuth access token names, or null when it is not shaped like one. A token
  * is `mbt_<space-prefix>_<32 base62>_<its connection's key id body>` (actors/connection.ts mints it):
  * the key id in clear names the connection's request budget before the script runs, every key reaching
- * it through KEYS. Tokens issued before carry none (`keyId` null) and spend a budget of their own for the
- * hour they have left.
+ * it through KEYS.
  */
-export function accessTokenOwner(token: string): { spaceId: string; keyId: string | null } | null {
+export function accessTokenOwner(token: string): { spaceId: string; keyId: string } | null {
   const connection = TOKEN_CONNECTION.exec(token)?.[1];
-  const spaceId = spaceOfSecret(connection ? token.slice(0, -connection.length - 1) : token, 'mbt');
-  return spaceId ? { spaceId, keyId: connection ? `${ID_PREFIXES.key}_${connection}` : null } : null;
+  const spaceId = connection ? spaceOfSecret(token.slice(0, -connection.length - 1), 'mbt') : null;
+  return spaceId ? { spaceId, keyId: `${ID_PREFIXES.key}_${connection}` } : null;
 }
 
 /**
@@ -187,30 +207,52 @@ export function accessTokenOwner(token: string): { spaceId: string; keyId: strin
  * which is accepted only for the resource it was issued for (RFC 8707): `resource` is the URL of the
  * resource being called (`<BASE_URL>/mcp`), null where tokens are not accepted at all. A token's access
  * has the permissions of its scope (a refresh may narrow the connection's), and spends the connection's
- * request budget, whichever of its tokens is presented.
+ * request budget, whichever of its tokens is presented. `calls`: what the request costs, one unless it
+ * is a JSON-RPC batch (at most the burst), taken whole or refused `rate_limited`.
  */
-export async function authenticate(rt: Runtime, secret: string | null, resource: string | null = null): Promise<Access> {
+export async function authenticate(
+  rt: Runtime,
+  secret: string | null,
+  resource: string | null = null,
+  calls = 1,
+): Promise<Access> {
   const token = secret ? accessTokenOwner(secret) : null;
   const spaceId = secret ? (spaceOfSecret(secret) ?? token?.spaceId) : null;
   if (!secret || !spaceId) throw new MailboxError('unauthorized');
   const keys = spaceKeys(spaceId);
   const tokenHash = sha256Hex(secret);
   const { burst, perSecond } = rt.config.rateLimit;
-  const reply = await rt.scripts.run<{ key: StoredKey; space: Record<string, string>; last_used_at: number; tokens: number; audience: string; scope: string | null }>(
-    'space/authenticate',
+  const reply = await spaceLua.authenticate(
+    rt.scripts,
     {
-      auth: token ? keys.oauthAccess(tokenHash) : keys.auth, keys: keys.keys, keyUse: keys.keyUse, space: keys.space,
-      rateBucket: keys.rateBucket(token?.keyId ?? tokenHash),
+      auth: token ? keys.oauthAccess(tokenHash) : keys.auth,
+      keys: keys.keys,
+      keyUse: keys.keyUse,
+      space: keys.space,
+      rateBucket: keys.rateBucket(token ? token.keyId : tokenHash),
     },
-    [tokenHash, rt.clock.now(), LAST_USE_RESOLUTION_MS, burst, perSecond, token ? 'token' : 'key', token?.keyId ?? ''],
+    {
+      secretHash: tokenHash,
+      now: rt.clock.now(),
+      freshFor: LAST_USE_RESOLUTION_MS,
+      capacity: burst,
+      refill: perSecond,
+      kind: token ? 'token' : 'key',
+      connectionKeyId: token?.keyId ?? '',
+      cost: calls,
+    },
   );
   if (token && reply.audience !== resource) {
-    throw new MailboxError('unauthorized', null, { reason: "Ce jeton d'accès OAuth a été émis pour une autre ressource." });
+    throw new MailboxError('unauthorized', null, {
+      reason: "Ce jeton d'accès OAuth a été émis pour une autre ressource.",
+    });
   }
   const rate = { remaining: Math.floor(reply.tokens), fullInSeconds: Math.ceil((burst - reply.tokens) / perSecond) };
   // What the tools check (src/tools/dispatch.ts): a token can do what its scope says, never more than its connection.
   const scope = reply.scope === null ? null : reply.scope.split(',');
-  const key = scope ? { ...reply.key, permissions: reply.key.permissions.filter((permission) => scope.includes(permission)) } : reply.key;
+  const key = scope
+    ? { ...reply.key, permissions: reply.key.permissions.filter((permission) => scope.includes(permission)) }
+    : reply.key;
   return { key, space: readSpace(reply.space), lastUsedAt: reply.last_used_at || null, rate };
 }
 
@@ -228,37 +270,58 @@ export const createKey = (rt: Runtime, access: Access, spec: KeySpec): Promise<{
  * A key the operator gives a space (`mailbox serve --dev` when the dev space's key is lost), journaled
  * with the service as actor; `unauthorized` when the space is gone.
  */
-export const createOperatorKey = (rt: Runtime, spaceId: string, spec: KeySpec): Promise<{ api_key: string; key: KeyView }> =>
-  insertKey(rt, spaceId, spec, null, SERVICE_ACTOR);
+export const createOperatorKey = (
+  rt: Runtime,
+  spaceId: string,
+  spec: KeySpec,
+): Promise<{ api_key: string; key: KeyView }> => insertKey(rt, spaceId, spec, null, SERVICE_ACTOR);
 
-async function insertKey(rt: Runtime, spaceId: string, spec: KeySpec, createdBy: string | null, actor: Actor): Promise<{ api_key: string; key: KeyView }> {
+async function insertKey(
+  rt: Runtime,
+  spaceId: string,
+  spec: KeySpec,
+  createdBy: string | null,
+  actor: Actor,
+): Promise<{ api_key: string; key: KeyView }> {
   const keys = spaceKeys(spaceId);
   const { key, secret } = mintKey(rt, spaceId, { ...spec, kind: 'key', created_by: createdBy });
-  const line = prepareLine(rt, 'key.created', actor, {}, {
-    key_id: key.id,
-    name: key.name,
-    permissions: key.permissions,
-    inbox_ids: key.inbox_ids,
-    daily_cap: key.daily_cap,
-  });
-  const limits = rt.config.limits;
-  await rt.scripts.run(
-    'space/createKey',
+  const line = prepareLine(
+    rt,
+    'key.created',
+    actor,
+    {},
     {
-      space: keys.space, keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, keyCreations: keys.keyCreations, inboxes: keys.inboxes,
-      journal: keys.journal, journalIndex: keys.journalIndex,
+      key_id: key.id,
+      name: key.name,
+      permissions: key.permissions,
+      inbox_ids: key.inbox_ids,
+      daily_cap: key.daily_cap,
     },
-    [
-      key.id,
-      JSON.stringify(key),
-      key.name_norm,
-      key.token_hash,
-      rt.clock.now(),
-      limits.active_keys,
-      limits.keys_created_per_24h,
-      JSON.stringify(key.inbox_ids ?? []),
+  );
+  const limits = rt.config.limits;
+  await spaceLua.createKey(
+    rt.scripts,
+    {
+      space: keys.space,
+      keys: keys.keys,
+      keyNames: keys.keyNames,
+      auth: keys.auth,
+      keyCreations: keys.keyCreations,
+      inboxes: keys.inboxes,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    {
+      keyId: key.id,
+      key: JSON.stringify(key),
+      nameNorm: key.name_norm,
+      tokenHash: key.token_hash,
+      now: rt.clock.now(),
+      maxKeys: limits.active_keys,
+      maxCreations: limits.keys_created_per_24h,
+      inboxIds: JSON.stringify(key.inbox_ids ?? []),
       ...lineArgs(line),
-    ],
+    },
   );
   return { api_key: secret, key: keyView(key, null) };
 }
@@ -272,26 +335,53 @@ export async function listKeys(rt: Runtime, spaceId: string): Promise<KeyView[]>
     .map((key) => keyView(key, used[key.id] ? Number(used[key.id]) : null));
 }
 
+/** The names of these accesses (ids repeated or empty allowed), by id: one read; a removed access is absent. */
+export async function keyNames(rt: Runtime, spaceId: string, keyIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(keyIds.filter((id) => id.startsWith(`${ID_PREFIXES.key}_`)))];
+  const names = new Map<string, string>();
+  if (!ids.length) return names;
+  const stored = await rt.redis.hmget(spaceKeys(spaceId).keys, ...ids);
+  ids.forEach((id, i) => {
+    if (stored[i]) names.set(id, (JSON.parse(stored[i]) as StoredKey).name);
+  });
+  return names;
+}
+
 /** Which of these access ids still exist (not revoked, space not erased): what the realtime socket polls. */
 export async function existingKeys(rt: Runtime, spaceId: string, keyIds: string[]): Promise<Set<string>> {
   const found = await rt.redis.hmget(spaceKeys(spaceId).keys, ...keyIds);
   return new Set(keyIds.filter((_, i) => found[i] !== null));
 }
 
-export const revokeKey = (rt: Runtime, access: Access, keyId: string): Promise<{ kind: 'key' | 'connection'; name: string }> =>
+export const revokeKey = (
+  rt: Runtime,
+  access: Access,
+  keyId: string,
+): Promise<{ kind: 'key' | 'connection'; name: string }> =>
   revokeAccess(rt, access.space.id, keyId, access.key.id, actorOf(access));
 
 /** Revokes an access of the space; `callerKeyId` ('' when no access asks) cannot revoke itself. */
-export async function revokeAccess(rt: Runtime, spaceId: string, keyId: string, callerKeyId: string, actor: Actor): Promise<{ kind: 'key' | 'connection'; name: string }> {
+export async function revokeAccess(
+  rt: Runtime,
+  spaceId: string,
+  keyId: string,
+  callerKeyId: string,
+  actor: Actor,
+): Promise<{ kind: 'key' | 'connection'; name: string }> {
   const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'key.revoked', actor, {}, {});
-  return rt.scripts.run(
-    'space/revokeKey',
+  return spaceLua.revokeKey(
+    rt.scripts,
     {
-      keys: keys.keys, keyNames: keys.keyNames, auth: keys.auth, revokedKeys: keys.revokedKeys, keyUse: keys.keyUse,
-      journal: keys.journal, journalIndex: keys.journalIndex,
+      keys: keys.keys,
+      keyNames: keys.keyNames,
+      auth: keys.auth,
+      revokedKeys: keys.revokedKeys,
+      keyUse: keys.keyUse,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
     },
-    [keyId, callerKeyId, ...lineArgs(line)],
+    { keyId, callerKeyId, ...lineArgs(line) },
   );
 }
 
@@ -301,7 +391,12 @@ export async function revokeAccess(rt: Runtime, spaceId: string, keyId: string, 
  */
 export async function setPlan(rt: Runtime, spaceId: string, plan: string): Promise<void> {
   const line = prepareLine(rt, 'plan.set', SERVICE_ACTOR, {}, { plan });
-  await runSetPlan(rt, spaceId, [plan, plan === 'none' ? 'none' : 'active', '', '', ''], line);
+  await runSetPlan(
+    rt,
+    spaceId,
+    { plan, billing: plan === 'none' ? 'none' : 'active', paidUntil: '', providerEventId: '', providerEventAt: '' },
+    line,
+  );
 }
 
 export type BillingStatus = 'active' | 'past_due' | 'cancelled';
@@ -324,23 +419,40 @@ export interface BillingChange {
  * the event was stale or seen already. `not_found` when the space does not exist (erased).
  */
 export async function applyBillingChange(rt: Runtime, change: BillingChange): Promise<boolean> {
-  const line = prepareLine(rt, 'billing.updated', SERVICE_ACTOR, {}, { plan: change.plan, status: change.status, provider_event: change.eventId });
-  const args = [change.plan, change.status, change.periodEnd === null ? '' : String(change.periodEnd), change.eventId, String(change.eventMs)];
+  const line = prepareLine(
+    rt,
+    'billing.updated',
+    SERVICE_ACTOR,
+    {},
+    { plan: change.plan, status: change.status, provider_event: change.eventId },
+  );
+  const args: PlanArgs = {
+    plan: change.plan,
+    billing: change.status,
+    paidUntil: change.periodEnd ?? '',
+    providerEventId: change.eventId,
+    providerEventAt: change.eventMs,
+  };
   return runSetPlan(rt, change.spaceId, args, line);
 }
 
-async function runSetPlan(rt: Runtime, spaceId: string, args: string[], line: PreparedLine): Promise<boolean> {
+type PlanArgs = Omit<spaceLua.SetPlanArgs, 'lineId' | 'lineJson' | 'lineRefs'>;
+
+async function runSetPlan(rt: Runtime, spaceId: string, args: PlanArgs, line: PreparedLine): Promise<boolean> {
   const keys = spaceKeys(spaceId);
-  const reply = await rt.scripts.run<{ applied: boolean }>(
-    'space/setPlan',
+  const reply = await spaceLua.setPlan(
+    rt.scripts,
     { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
-    [...args, ...lineArgs(line)],
+    { ...args, ...lineArgs(line) },
   );
   return reply.applied;
 }
 
 /** The billing fields of the space as the provider last set them, and how many inboxes it has. */
-export async function readBilling(rt: Runtime, spaceId: string): Promise<{ status: string | null; periodEnd: string | null; inboxesUsed: number }> {
+export async function readBilling(
+  rt: Runtime,
+  spaceId: string,
+): Promise<{ status: string | null; periodEnd: string | null; inboxesUsed: number }> {
   const keys = spaceKeys(spaceId);
   const [[status, periodEnd], inboxesUsed] = await Promise.all([
     rt.redis.hmget(keys.space, 'billing_status', 'current_period_end'),
@@ -356,7 +468,5 @@ export async function keySentOn(rt: Runtime, spaceId: string, keyId: string, day
 
 /** subscribe opened a Checkout Session at the provider: the journal says who asked, for which plan. */
 export async function journalCheckout(rt: Runtime, access: Access, plan: string): Promise<void> {
-  const keys = spaceKeys(access.space.id);
-  const line = prepareLine(rt, 'billing.checkout', actorOf(access), {}, { plan });
-  await rt.scripts.run('space/appendLine', { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex }, lineArgs(line));
+  await appendLine(rt, access.space.id, prepareLine(rt, 'billing.checkout', actorOf(access), {}, { plan }));
 }

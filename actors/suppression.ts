@@ -1,5 +1,5 @@
 /**
- * The space's suppression list (decisions.md 4): addresses and domains the space no longer writes to.
+ * The space's suppression list (docs/contract.md, Decision 4): addresses and domains the space no longer writes to.
  * An entry is JSON under its value in one hash, indexed newest last by "<entry id> <value>" for
  * list_suppressions; one script writes it with its journal line and event (lua/suppression/).
  * The scope is always the space: a person who unsubscribes from one inbox is left alone by all of them.
@@ -9,26 +9,13 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
 import { prepareEvent } from './events.js';
-import { campaignRef } from './records.js';
+import { campaignRef } from './stored-records.js';
+import * as suppressionLua from './bindings/suppression.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type JournalRefs } from './journal.js';
 import { actorOf, type Access } from './space.js';
+import type { SuppressionEntry, SuppressionReason } from './bindings/shapes.js';
 
-export type SuppressionReason = 'unsubscribe' | 'complaint' | 'bounce' | 'manual';
-
-/** The entry of interface.md part 2 (list_suppressions items), plus its id (`sup_...`). */
-export interface SuppressionEntry {
-  id: string;
-  /** A lowercase address, or `@domain` for a domain. */
-  value: string;
-  kind: 'address' | 'domain';
-  reason: SuppressionReason;
-  scope: 'space';
-  /** Where it came from: the message whose link or bounce it was, or the key that added it. */
-  source: string;
-  created_at: string;
-  /** The caller's words for a manual block (add_suppression's `reason`); absent otherwise. */
-  note?: string | null;
-}
+export type { SuppressionEntry, SuppressionReason };
 
 /**
  * The message's inbox, thread and metadata, for the journal refs and the event (webhook receivers get
@@ -36,9 +23,20 @@ export interface SuppressionEntry {
  * unknown here (erased) still unsubscribes, with fewer refs.
  */
 async function messageRefs(rt: Runtime, spaceId: string, messageId: string) {
-  const [inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(spaceKeys(spaceId).message(messageId), 'inbox_id', 'thread_id', 'metadata', 'campaign_id');
+  const [inboxId, threadId, metadata, campaignId] = await rt.redis.hmget(
+    spaceKeys(spaceId).message(messageId),
+    'inbox_id',
+    'thread_id',
+    'metadata',
+    'campaign_id',
+  );
   return {
-    refs: { message_id: messageId, ...(inboxId ? { inbox_id: inboxId } : {}), ...(threadId ? { thread_id: threadId } : {}), ...campaignRef({ campaign_id: campaignId ?? '' }) },
+    refs: {
+      message_id: messageId,
+      ...(inboxId ? { inbox_id: inboxId } : {}),
+      ...(threadId ? { thread_id: threadId } : {}),
+      ...campaignRef({ campaign_id: campaignId ?? '' }),
+    },
     metadata: metadata ? (JSON.parse(metadata) as unknown) : null,
   };
 }
@@ -65,20 +63,33 @@ export async function unsubscribeRecipient(
     source: messageId,
     created_at: iso(rt.clock.now()),
   };
-  const line = prepareLine(rt, 'contact.unsubscribed', SERVICE_ACTOR, { contact: value, ...refs } satisfies JournalRefs, { address: value });
-  const event = prepareEvent(rt, spaceId, 'mail.contact.unsubscribed', { person: { email: value, name: null }, refs }, {
-    address: value,
-    reason: 'unsubscribe',
-    metadata,
-  });
-  return rt.scripts.run(
-    'suppression/addSuppression',
-    addSuppressionKeys(spaceId),
-    [value, JSON.stringify(entry), ...lineArgs(line), event],
+  const line = prepareLine(
+    rt,
+    'contact.unsubscribed',
+    SERVICE_ACTOR,
+    { contact: value, ...refs } satisfies JournalRefs,
+    { address: value },
   );
+  const event = prepareEvent(
+    rt,
+    spaceId,
+    'mail.contact.unsubscribed',
+    { person: { email: value, name: null }, refs },
+    {
+      address: value,
+      reason: 'unsubscribe',
+      metadata,
+    },
+  );
+  return suppressionLua.addSuppression(rt.scripts, addSuppressionKeys(spaceId), {
+    value,
+    entry: JSON.stringify(entry),
+    ...lineArgs(line),
+    event,
+  });
 }
 
-/** lua/suppression/addSuppression's keys, by their header names. */
+/** lua/suppression/addSuppression's keys. */
 export function addSuppressionKeys(spaceId: string) {
   const { space, suppressions, suppressionIndex, events, journal, journalIndex } = spaceKeys(spaceId);
   return { space, suppressions, suppressionIndex, events, journal, journalIndex };
@@ -111,11 +122,12 @@ export async function addManualSuppression(
   };
   const refs: JournalRefs = target.kind === 'domain' ? { domain: target.value.slice(1) } : { contact: target.value };
   const line = prepareLine(rt, 'suppression.added', actorOf(access), refs, { value: target.value, note });
-  return rt.scripts.run(
-    'suppression/addSuppression',
-    addSuppressionKeys(access.space.id),
-    [target.value, JSON.stringify(entry), ...lineArgs(line), ''],
-  );
+  return suppressionLua.addSuppression(rt.scripts, addSuppressionKeys(access.space.id), {
+    value: target.value,
+    entry: JSON.stringify(entry),
+    ...lineArgs(line),
+    event: '',
+  });
 }
 
 /** remove_suppression: not_found, or suppression_locked for an unsubscription or a complaint. */
@@ -123,10 +135,15 @@ export async function removeSuppression(rt: Runtime, access: Access, value: stri
   const keys = spaceKeys(access.space.id);
   const refs: JournalRefs = value.startsWith('@') ? { domain: value.slice(1) } : { contact: value };
   const line = prepareLine(rt, 'suppression.removed', actorOf(access), refs, { value });
-  const reply = await rt.scripts.run<{ entry: SuppressionEntry }>(
-    'suppression/removeSuppression',
-    { suppressions: keys.suppressions, suppressionIndex: keys.suppressionIndex, journal: keys.journal, journalIndex: keys.journalIndex },
-    [value, ...lineArgs(line)],
+  const reply = await suppressionLua.removeSuppression(
+    rt.scripts,
+    {
+      suppressions: keys.suppressions,
+      suppressionIndex: keys.suppressionIndex,
+      journal: keys.journal,
+      journalIndex: keys.journalIndex,
+    },
+    { value, ...lineArgs(line) },
   );
   return reply.entry;
 }
@@ -149,10 +166,12 @@ export async function listSuppressions(
   const keys = spaceKeys(spaceId);
   const items: SuppressionEntry[] = [];
   let max = before ? `(${before}` : '+';
-  for (let scanned = 0; scanned < LIST_SCAN_CAP; ) {
+  for (let scanned = 0; scanned < LIST_SCAN_CAP;) {
     const members = await rt.redis.zrevrangebylex(keys.suppressionIndex, max, '-', 'LIMIT', 0, CHUNK);
     const matched = members.filter((member) => !query || member.slice(member.indexOf(' ') + 1).includes(query));
-    const values = matched.length ? await rt.redis.hmget(keys.suppressions, ...matched.map((m) => m.slice(m.indexOf(' ') + 1))) : [];
+    const values = matched.length
+      ? await rt.redis.hmget(keys.suppressions, ...matched.map((m) => m.slice(m.indexOf(' ') + 1)))
+      : [];
     for (let i = 0; i < matched.length; i++) {
       if (items.length === limit) return { items, next: matched[i - 1] ?? max.slice(1) };
       if (values[i]) items.push(JSON.parse(values[i]!) as SuppressionEntry);

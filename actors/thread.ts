@@ -6,10 +6,20 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
+import * as threadLua from './bindings/thread.generated.js';
 import { lineArgs, prepareLine } from './journal.js';
-import { queueThread, readMessages, readThread, readThreadIds, storedThread, threadOf, type StoredMessage, type StoredThread } from './records.js';
+import {
+  queueThread,
+  readMessages,
+  readThread,
+  readThreadIds,
+  storedThread,
+  threadOf,
+  type StoredMessage,
+  type StoredThread,
+} from './stored-records.js';
 import { actorOf, type Access } from './space.js';
-import type { ThreadView } from '../src/records.js';
+import type { ThreadView } from '../src/record-schemas.js';
 
 export function threadView(thread: StoredThread): ThreadView {
   return {
@@ -18,6 +28,7 @@ export function threadView(thread: StoredThread): ThreadView {
     subject: thread.subject,
     contact: thread.contact || null,
     contact_name: thread.contact_name || null,
+    snippet: thread.snippet,
     labels: thread.labels ? (JSON.parse(thread.labels) as string[]) : [],
     archived: thread.archived === '1',
     unread: Number(thread.unread || 0) > 0,
@@ -80,7 +91,13 @@ const THREAD_SCAN_CAP = 2000;
  * Threads newest activity first, filtered. `after` is the position of the last thread of the previous
  * page (`<score> <thread id>`); threads at the same activity ms come in descending id order.
  */
-export async function listThreads(rt: Runtime, access: Access, filter: ThreadFilter, after: string | null, limit: number): Promise<{ threads: StoredThread[]; next: string | null }> {
+export async function listThreads(
+  rt: Runtime,
+  access: Access,
+  filter: ThreadFilter,
+  after: string | null,
+  limit: number,
+): Promise<{ threads: StoredThread[]; next: string | null }> {
   const keys = spaceKeys(access.space.id);
   const own = access.key.inbox_ids;
   let [maxScore, lastId] = after ? after.split(' ') : ['+inf', null];
@@ -88,7 +105,7 @@ export async function listThreads(rt: Runtime, access: Access, filter: ThreadFil
   let lastShown: string | null = null;
   let scanned = 0;
   while (scanned < THREAD_SCAN_CAP) {
-    const batch = await rt.redis.zrevrangebyscore(keys.threads, maxScore!, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 50);
+    const batch = await rt.redis.zrevrangebyscore(keys.threads, maxScore, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 50);
     const entries: [string, string][] = [];
     for (let i = 0; i < batch.length; i += 2) {
       const [id, score] = [batch[i]!, batch[i + 1]!];
@@ -137,7 +154,12 @@ export interface Classification {
 }
 
 /** classify_thread: labels, archive, read state, written with the journal line that tells who did it. */
-export async function classifyThread(rt: Runtime, access: Access, threadId: string, change: Classification): Promise<StoredThread> {
+export async function classifyThread(
+  rt: Runtime,
+  access: Access,
+  threadId: string,
+  change: Classification,
+): Promise<StoredThread> {
   const thread = await visibleThread(rt, access, threadId);
   const keys = spaceKeys(access.space.id);
   const changes = [
@@ -145,18 +167,24 @@ export async function classifyThread(rt: Runtime, access: Access, threadId: stri
     change.archived === null ? null : change.archived ? 'archivé' : 'restauré',
     change.read === null ? null : change.read ? 'lu' : 'non lu',
   ].filter(Boolean);
-  const line = prepareLine(rt, 'thread.classified', actorOf(access), { inbox_id: thread.inbox_id, thread_id: threadId }, { subject: thread.subject, changes });
-  const reply = await rt.scripts.run<{ thread: Record<string, string> }>(
-    'thread/classifyThread',
+  const line = prepareLine(
+    rt,
+    'thread.classified',
+    actorOf(access),
+    { inbox_id: thread.inbox_id, thread_id: threadId },
+    { subject: thread.subject, changes },
+  );
+  const reply = await threadLua.classifyThread(
+    rt.scripts,
     { thread: keys.thread(threadId), journal: keys.journal, journalIndex: keys.journalIndex },
-    [
-      JSON.stringify({
+    {
+      changes: JSON.stringify({
         ...(change.labels ? { labels: JSON.stringify(change.labels) } : {}),
         ...(change.archived === null ? {} : { archived: change.archived ? '1' : '0' }),
         ...(change.read === null ? {} : { read: change.read }),
       }),
       ...lineArgs(line),
-    ],
+    },
   );
   return storedThread(threadId, reply.thread);
 }

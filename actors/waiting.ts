@@ -1,14 +1,15 @@
 /**
  * Messages that wait to leave (drafts and queued messages): cancelling them, for cancel_message and for
  * delete_inbox, and what the draft behaviours of actors/draft.ts share. Apart from actors/message.ts
- * because the Inbox actor cancels an inbox's messages; the records both read are in actors/records.ts.
+ * because the Inbox actor cancels an inbox's messages; the records both read are in actors/stored-records.ts.
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { MailboxError } from '../src/errors.js';
 import { parisDay } from '../src/texts.js';
+import * as messageLua from './bindings/message.generated.js';
 import { lineArgs, prepareLine, type Actor, type JournalRefs } from './journal.js';
-import { readMessage, readMessages, storedMessage, withBodies, type StoredMessage } from './records.js';
+import { readMessage, readMessages, storedMessage, withBodies, type StoredMessage } from './stored-records.js';
 
 /** The objects a message's journal line touches. */
 export const messageRefs = (message: StoredMessage): JournalRefs => ({
@@ -28,16 +29,16 @@ const FRESH_ATTEMPTS = 5;
  * Runs a script that needs facts from a read of the message (the day of its slot, its revision) and
  * checks them: while it answers `stale`, reads the message again and retries with the new read.
  */
-export async function untilFresh<T extends object>(
+export async function untilFresh<R extends object>(
   rt: Runtime,
   spaceId: string,
   message: StoredMessage,
-  attempt: (message: StoredMessage) => Promise<T | Stale>,
-): Promise<T> {
+  attempt: (message: StoredMessage) => Promise<R>,
+): Promise<Exclude<R, Stale>> {
   let current = message;
   for (let i = 0; i < FRESH_ATTEMPTS; i++) {
     const reply = await attempt(current);
-    if (!('stale' in reply)) return reply;
+    if (!('stale' in reply)) return reply as Exclude<R, Stale>;
     const again = await readMessage(rt, spaceId, message.id);
     if (!again) throw new MailboxError('not_found', null, { reason: "Ce message n'existe pas pour cette clé." });
     current = again;
@@ -46,7 +47,13 @@ export async function untilFresh<T extends object>(
 }
 
 /** Draft or queued -> cancelled; anything else is `not_cancellable`. Returns the message's fields after. */
-export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, message: StoredMessage, why: { inboxDeleted: boolean }): Promise<StoredMessage> {
+export async function cancelMessage(
+  rt: Runtime,
+  spaceId: string,
+  actor: Actor,
+  message: StoredMessage,
+  why: { inboxDeleted: boolean },
+): Promise<StoredMessage> {
   const keys = spaceKeys(spaceId);
   const reply = await untilFresh(rt, spaceId, message, (m) => {
     const line = prepareLine(rt, 'message.cancelled', actor, messageRefs(m), {
@@ -55,15 +62,29 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
       was: m.status,
       inbox_deleted: why.inboxDeleted,
     });
-    return rt.scripts.run<{ message: StoredMessage } | Stale>(
-      'message/cancelMessage',
+    return messageLua.cancelMessage(
+      rt.scripts,
       {
-        message: keys.message(m.id), inbox: keys.inbox(m.inbox_id), drafts: keys.drafts, inboxDrafts: keys.inboxDrafts(m.inbox_id), queue: keys.queue,
-        inboxQueue: keys.inboxQueue(m.inbox_id), inboxSlots: keys.inboxSlots(m.inbox_id), inboxRecipients: keys.inboxRecipients(m.inbox_id),
-        thread: keys.thread(m.thread_id), journal: keys.journal, journalIndex: keys.journalIndex,
+        message: keys.message(m.id),
+        inbox: keys.inbox(m.inbox_id),
+        drafts: keys.drafts,
+        inboxDrafts: keys.inboxDrafts(m.inbox_id),
+        queue: keys.queue,
+        inboxQueue: keys.inboxQueue(m.inbox_id),
+        inboxSlots: keys.inboxSlots(m.inbox_id),
+        inboxRecipients: keys.inboxRecipients(m.inbox_id),
+        thread: keys.thread(m.thread_id),
+        journal: keys.journal,
+        journalIndex: keys.journalIndex,
       },
       // The day is the Paris day whose reservation the slot took (lua/includes/commitSlot.lua); Lua has no time zones.
-      [m.slot, m.slot ? parisDay(Number(m.slot)) : '', ...lineArgs(line), rt.config.spacingSeconds * 1000, m.id],
+      {
+        slot: m.slot,
+        day: m.slot ? parisDay(Number(m.slot)) : '',
+        ...lineArgs(line),
+        spacing: rt.config.spacingSeconds * 1000,
+        messageId: m.id,
+      },
     );
   });
   return (await withBodies(rt, spaceId, [storedMessage(message.id, reply.message)]))[0]!;
@@ -74,9 +95,17 @@ export async function cancelMessage(rt: Runtime, spaceId: string, actor: Actor, 
  * no new one can join). A message that left or was cancelled meanwhile is skipped, so a second run
  * counts nothing twice. Returns how many were cancelled by this run.
  */
-export async function cancelInboxMessages(rt: Runtime, spaceId: string, actor: Actor, inboxId: string): Promise<number> {
+export async function cancelInboxMessages(
+  rt: Runtime,
+  spaceId: string,
+  actor: Actor,
+  inboxId: string,
+): Promise<number> {
   const keys = spaceKeys(spaceId);
-  const [drafts, queued] = await Promise.all([rt.redis.zrange(keys.inboxDrafts(inboxId), '0', '-1'), rt.redis.zrange(keys.inboxQueue(inboxId), '0', '-1')]);
+  const [drafts, queued] = await Promise.all([
+    rt.redis.zrange(keys.inboxDrafts(inboxId), '0', '-1'),
+    rt.redis.zrange(keys.inboxQueue(inboxId), '0', '-1'),
+  ]);
   const ids = [...drafts, ...queued];
   if (!ids.length) return 0;
   const messages = await readMessages(rt, spaceId, ids);

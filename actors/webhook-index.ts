@@ -13,6 +13,7 @@
  */
 import { globalKeys, shardOf, spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
+import * as webhookLua from './bindings/webhook.generated.js';
 
 export const WEBHOOK_SHARDS = 8;
 /** The consumer group of the webhook workers on each space's stream. */
@@ -23,7 +24,11 @@ export const webhookShard = (spaceId: string): number => shardOf(spaceId, WEBHOO
 /** A shard's keys, named as lua/webhook/*'s headers name them. */
 const shardKeys = (rt: Runtime, shard: number) => {
   const index = rt.config.webhookIndex;
-  return { due: globalKeys.webhookDue(index, shard), dirty: globalKeys.webhookDirty(index, shard), claims: globalKeys.webhookClaims(index, shard) };
+  return {
+    due: globalKeys.webhookDue(index, shard),
+    dirty: globalKeys.webhookDirty(index, shard),
+    claims: globalKeys.webhookClaims(index, shard),
+  };
 };
 
 /** A declared webhook's space joins the sweeper's index (before its declaration, so never outside it). */
@@ -43,7 +48,7 @@ export async function forgetSpace(rt: Runtime, spaceId: string): Promise<void> {
 
 /** `now` brings a space waiting for a retry forward (a new declaration); otherwise its retry time holds. */
 export async function wakeSpace(rt: Runtime, spaceId: string, mode: 'now' | '' = ''): Promise<void> {
-  await rt.scripts.run('webhook/wakeSpace', shardKeys(rt, webhookShard(spaceId)), [spaceId, rt.clock.now(), mode]);
+  await webhookLua.wakeSpace(rt.scripts, shardKeys(rt, webhookShard(spaceId)), { spaceId, now: rt.clock.now(), mode });
 }
 
 export interface Claim {
@@ -52,18 +57,33 @@ export interface Claim {
 }
 
 export async function claimSpaces(rt: Runtime, shard: number, count: number): Promise<Claim> {
-  const reply = await rt.scripts.run<{ spaces: string[] | Record<string, never>; token: string }>(
-    'webhook/claimSpaces',
-    shardKeys(rt, shard),
-    [rt.clock.now(), rt.config.webhookLeaseMs, count],
-  );
+  const reply = await webhookLua.claimSpaces(rt.scripts, shardKeys(rt, shard), {
+    now: rt.clock.now(),
+    lease: rt.config.webhookLeaseMs,
+    most: count,
+  });
   // cjson writes an empty list as {}.
   return { spaces: Array.isArray(reply.spaces) ? reply.spaces : [], token: reply.token };
 }
 
 /** `next`: when the space is due again (ms), or null when nothing waits. */
 export async function settleSpace(rt: Runtime, spaceId: string, token: string, next: number | null): Promise<void> {
-  await rt.scripts.run('webhook/settleSpace', shardKeys(rt, webhookShard(spaceId)), [spaceId, token, next === null ? '' : next, rt.clock.now()]);
+  await webhookLua.settleSpace(rt.scripts, shardKeys(rt, webhookShard(spaceId)), {
+    spaceId,
+    token,
+    next: next ?? '',
+    now: rt.clock.now(),
+  });
+}
+
+/** Whether any space declared a webhook: 8 SCARDs, read once a sweep period (the worker's warnings depend on it). */
+export async function webhooksDeclared(rt: Runtime): Promise<boolean> {
+  const counts = await Promise.all(
+    Array.from({ length: WEBHOOK_SHARDS }, (_, shard) =>
+      rt.redis.scard(globalKeys.webhookSpaces(rt.config.webhookIndex, shard)),
+    ),
+  );
+  return counts.some((count) => count > 0);
 }
 
 /** How often one worker of the fleet looks for spaces with undelivered events that nobody woke. */
@@ -75,7 +95,16 @@ export const SWEEP_EVERY_MS = 60_000;
  * time. Returns the number of spaces woken, or null when another worker swept this period.
  */
 export async function sweepWebhooks(rt: Runtime): Promise<number | null> {
-  if ((await rt.redis.set(globalKeys.webhookSweep(rt.config.webhookIndex), String(rt.clock.now()), 'PX', SWEEP_EVERY_MS, 'NX')) !== 'OK') return null;
+  if (
+    (await rt.redis.set(
+      globalKeys.webhookSweep(rt.config.webhookIndex),
+      String(rt.clock.now()),
+      'PX',
+      SWEEP_EVERY_MS,
+      'NX',
+    )) !== 'OK'
+  )
+    return null;
   let woken = 0;
   for (let shard = 0; shard < WEBHOOK_SHARDS; shard++) {
     const key = globalKeys.webhookSpaces(rt.config.webhookIndex, shard);

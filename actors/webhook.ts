@@ -6,16 +6,19 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
+import { iso } from '../src/clock.js';
 import { requireMasterKey, seal } from '../src/crypto.js';
 import { MailboxError } from '../src/errors.js';
 import { newWebhookSecret } from '../src/secrets.js';
+import { reasonText } from '../src/texts.js';
 import { eventIdOf, prepareEvent, WEBHOOK_TEST, type Envelope } from './events.js';
+import * as webhookLua from './bindings/webhook.generated.js';
 import { lineArgs, prepareLine, SERVICE_ACTOR, type JournalRefs } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { registerSpace, WEBHOOK_GROUP, wakeSpace } from './webhook-index.js';
 
-/** decisions.md 5: at least 60 s between two declarations. */
-export const DECLARATION_GAP_MS = 60_000;
+/** docs/contract.md, Decision 5: at least 60 s between two declarations. */
+const DECLARATION_GAP_MS = 60_000;
 
 /** The webhook hash, as stored (strings). */
 export interface StoredWebhook {
@@ -38,28 +41,75 @@ export async function readWebhook(rt: Runtime, spaceId: string): Promise<StoredW
   return fields.url ? (fields as unknown as StoredWebhook) : null;
 }
 
+/** Where the space's webhook stands (get_settings): never its secret. */
+export interface WebhookState {
+  url: string;
+  declared_at: string;
+  failed_attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+}
+
+export async function webhookState(rt: Runtime, spaceId: string): Promise<WebhookState | null> {
+  const webhook = await readWebhook(rt, spaceId);
+  if (!webhook) return null;
+  const attempts = Number(webhook.attempts || 0);
+  return {
+    url: webhook.url,
+    declared_at: iso(Number(webhook.declared_at)),
+    failed_attempts: attempts,
+    next_attempt_at: attempts && Number(webhook.next_at) ? iso(Number(webhook.next_at)) : null,
+    last_error: webhook.last_error ? reasonText(webhook.last_error) : null,
+  };
+}
+
 /**
  * Declares (or replaces) the space's webhook. Returns the secret, to be shown this once. The space
  * joins the sweeper's index first, so a webhook never exists outside it.
  */
-export async function declareWebhook(rt: Runtime, access: Access, url: string): Promise<{ secret: string; replaced: boolean }> {
+export async function declareWebhook(
+  rt: Runtime,
+  access: Access,
+  url: string,
+): Promise<{ secret: string; replaced: boolean }> {
   const spaceId = access.space.id;
   const masterKey = requireMasterKey(rt.config);
   const secret = newWebhookSecret();
   const keys = spaceKeys(spaceId);
   const line = prepareLine(rt, 'webhook.declared', actorOf(access), {}, { url });
-  const event = prepareEvent(rt, spaceId, WEBHOOK_TEST, {}, {
-    url,
-    message: 'Webhook déclaré : les événements de cet espace arriveront ici, signés avec le secret reçu.',
-  });
+  const event = prepareEvent(
+    rt,
+    spaceId,
+    WEBHOOK_TEST,
+    {},
+    {
+      url,
+      message: 'Webhook déclaré : les événements de cet espace arriveront ici, signés avec le secret reçu.',
+    },
+  );
   await registerSpace(rt, spaceId);
-  let reply: { replaced: boolean };
+  let reply: webhookLua.DeclareWebhookReply;
   try {
-    reply = await rt.scripts.run(
-      'webhook/declareWebhook',
-      { space: keys.space, webhook: keys.webhook, webhookDeclarations: keys.webhookDeclarations, events: keys.events, journal: keys.journal, journalIndex: keys.journalIndex },
-      [url, seal(masterKey, secret, webhookContext(spaceId)), rt.clock.now(), DECLARATION_GAP_MS, rt.config.limits.webhooks_declared_per_24h,
-        WEBHOOK_GROUP, ...lineArgs(line), event],
+    reply = await webhookLua.declareWebhook(
+      rt.scripts,
+      {
+        space: keys.space,
+        webhook: keys.webhook,
+        webhookDeclarations: keys.webhookDeclarations,
+        events: keys.events,
+        journal: keys.journal,
+        journalIndex: keys.journalIndex,
+      },
+      {
+        url,
+        secret: seal(masterKey, secret, webhookContext(spaceId)),
+        now: rt.clock.now(),
+        gap: DECLARATION_GAP_MS,
+        perDay: rt.config.limits.webhooks_declared_per_24h,
+        group: WEBHOOK_GROUP,
+        ...lineArgs(line),
+        event,
+      },
     );
   } catch (error) {
     if (error instanceof MailboxError && error.code === 'space_rate_limited') {
@@ -81,7 +131,7 @@ export type StreamEntry = [id: string, fields: string[] | null];
 export async function readUndelivered(rt: Runtime, spaceId: string, count: number): Promise<StreamEntry[]> {
   const key = spaceKeys(spaceId).events;
   for (const from of ['0', '>']) {
-    const reply = (await rt.redis.xreadgroup('GROUP', WEBHOOK_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, from)) as [string, StreamEntry[]][] | null;
+    const reply = await rt.redis.xreadgroup('GROUP', WEBHOOK_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, from);
     const entries = reply?.[0]?.[1] ?? [];
     if (entries.length) return entries;
   }
@@ -101,7 +151,8 @@ export type Outcome =
 function refsOf(envelope: string): JournalRefs {
   const refs = (JSON.parse(envelope) as Envelope).subject.refs;
   const picked: JournalRefs = {};
-  for (const name of ['inbox_id', 'thread_id', 'message_id', 'campaign_id'] as const) if (refs[name]) picked[name] = refs[name];
+  for (const name of ['inbox_id', 'thread_id', 'message_id', 'campaign_id'] as const)
+    if (refs[name]) picked[name] = refs[name];
   return picked;
 }
 
@@ -109,32 +160,40 @@ function refsOf(envelope: string): JournalRefs {
  * Records one attempt at the space's oldest undelivered event (stream entry `entryId`). False when the
  * webhook was replaced since `hook` was read: the caller stops and lets the next claim start afresh.
  */
-export async function recordAttempt(rt: Runtime, spaceId: string, hook: StoredWebhook, entryId: string, outcome: Outcome): Promise<boolean> {
+export async function recordAttempt(
+  rt: Runtime,
+  spaceId: string,
+  hook: StoredWebhook,
+  entryId: string,
+  outcome: Outcome,
+): Promise<boolean> {
   const keys = spaceKeys(spaceId);
-  let line = ['', '', ''];
+  let line = { lineId: '', lineJson: '', lineRefs: '' };
   if (outcome.kind === 'gave_up') {
     const { type } = JSON.parse(outcome.envelope) as Envelope;
-    line = lineArgs(prepareLine(rt, 'webhook.gave_up', SERVICE_ACTOR, refsOf(outcome.envelope), {
-      event_id: eventIdOf(outcome.envelope),
-      type,
-      url: hook.url,
-      attempts: outcome.attempts,
-      error: outcome.error,
-    }));
+    line = lineArgs(
+      prepareLine(rt, 'webhook.gave_up', SERVICE_ACTOR, refsOf(outcome.envelope), {
+        event_id: eventIdOf(outcome.envelope),
+        type,
+        url: hook.url,
+        attempts: outcome.attempts,
+        error: outcome.error,
+      }),
+    );
   }
-  const reply = await rt.scripts.run<{ current: boolean }>(
-    'webhook/recordAttempt',
+  const reply = await webhookLua.recordAttempt(
+    rt.scripts,
     { events: keys.events, webhook: keys.webhook, journal: keys.journal, journalIndex: keys.journalIndex },
-    [
-      WEBHOOK_GROUP,
+    {
+      group: WEBHOOK_GROUP,
       entryId,
-      outcome.kind,
-      hook.declared_at,
-      outcome.kind === 'retry' ? outcome.attempts : 0,
-      outcome.kind === 'retry' ? outcome.nextAt : 0,
-      outcome.kind === 'delivered' ? '' : outcome.error,
+      outcome: outcome.kind,
+      declaredAt: hook.declared_at,
+      attempts: outcome.kind === 'retry' ? outcome.attempts : 0,
+      nextAt: outcome.kind === 'retry' ? outcome.nextAt : 0,
+      lastError: outcome.kind === 'delivered' ? '' : outcome.error,
       ...line,
-    ],
+    },
   );
   return reply.current;
 }

@@ -1,5 +1,5 @@
 /**
- * Workspace instances (decisions.md 12): the view the human watches, driven by the assistant. An
+ * Workspace instances (docs/contract.md, Decision 12): the view the human watches, driven by the assistant. An
  * instance lives in Redis under its space's hash tag (any front end serves it); a waiting view blocks
  * on the instance's wake stream on a connection of its own, so a navigation made on any front end
  * releases it at once. The service-wide limits are sorted sets under WORKSPACE_INDEX: every process
@@ -8,15 +8,16 @@
 import { createHash } from 'node:crypto';
 import { iso } from '../src/clock.js';
 import { MailboxError } from '../src/errors.js';
-import { blockingConnection } from '../src/redis/connect.js';
+import { waitConnection } from '../src/redis/connect.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { randomBase62 } from '../src/ids.js';
 import { routeText, type Route } from '../src/workspace/pages.js';
 import type { Access, StoredKey } from './space.js';
+import * as workspaceLua from './bindings/workspace.generated.js';
 
 /** Who may use an instance: the access that opened it, with the rights it held then. */
-export const accessFingerprint = (key: Pick<StoredKey, 'permissions' | 'inbox_ids'>): string =>
+const accessFingerprint = (key: Pick<StoredKey, 'permissions' | 'inbox_ids'>): string =>
   createHash('sha256')
     .update(JSON.stringify([[...key.permissions].sort(), key.inbox_ids ? [...key.inbox_ids].sort() : null]))
     .digest('hex');
@@ -34,9 +35,21 @@ interface SlotSpec {
 }
 
 const claimSlot = (rt: Runtime, slot: SlotSpec) =>
-  rt.scripts.run('workspace/claimSlot', { slots: slot.key }, [rt.clock.now(), slot.member, slot.endsAt, slot.max, slot.refusal, JSON.stringify(slot.hint)]);
+  workspaceLua.claimSlot(
+    rt.scripts,
+    { slots: slot.key },
+    {
+      now: rt.clock.now(),
+      member: slot.member,
+      endsAt: slot.endsAt,
+      max: slot.max,
+      refusal: slot.refusal,
+      hint: JSON.stringify(slot.hint),
+    },
+  );
 
-const releaseSlot = (rt: Runtime, key: string, member: string) => rt.scripts.run('workspace/releaseSlot', { slots: key }, [member]);
+const releaseSlot = (rt: Runtime, key: string, member: string) =>
+  workspaceLua.releaseSlot(rt.scripts, { slots: key }, { member });
 
 const serviceMember = (spaceId: string, instanceId: string) => `${spaceId} ${instanceId}`;
 
@@ -73,10 +86,20 @@ export async function openInstance(rt: Runtime, access: Access, route: Route): P
   await holdServicePlace(rt, access.space.id, instanceId, expiresAt);
   const keys = spaceKeys(access.space.id);
   try {
-    await rt.scripts.run(
-      'workspace/openInstance',
+    await workspaceLua.openInstance(
+      rt.scripts,
       { space: keys.space, workspaces: keys.workspaces, instance: keys.workspace(instanceId) },
-      [instanceId, now, expiresAt, JSON.stringify({ key_id: access.key.id, access: accessFingerprint(access.key), route: routeText(route) }), settings.perSpace],
+      {
+        instanceId,
+        now,
+        expiresAt,
+        instance: JSON.stringify({
+          key_id: access.key.id,
+          access: accessFingerprint(access.key),
+          route: routeText(route),
+        }),
+        max: settings.perSpace,
+      },
     );
   } catch (error) {
     await releaseServicePlace(rt, access.space.id, instanceId);
@@ -86,23 +109,28 @@ export async function openInstance(rt: Runtime, access: Access, route: Route): P
 }
 
 /** navigate_workspace: a new command (its sequence), or `unchanged` for the route already asked for. */
-export async function navigateInstance(rt: Runtime, access: Access, instanceId: string, route: Route): Promise<{ unchanged: boolean; sequence: number }> {
+export async function navigateInstance(
+  rt: Runtime,
+  access: Access,
+  instanceId: string,
+  route: Route,
+): Promise<{ unchanged: boolean; sequence: number }> {
   const keys = spaceKeys(access.space.id);
-  return rt.scripts.run(
-    'workspace/navigateInstance',
+  return workspaceLua.navigateInstance(
+    rt.scripts,
     { instance: keys.workspace(instanceId), wake: keys.workspaceWake(instanceId) },
-    [rt.clock.now(), access.key.id, accessFingerprint(access.key), routeText(route)],
+    {
+      now: rt.clock.now(),
+      accessId: access.key.id,
+      fingerprint: accessFingerprint(access.key),
+      route: routeText(route),
+    },
   );
 }
 
 export type SyncMode = 'read' | 'barrier' | 'close';
 
-export type SyncStep =
-  | { closed: true; sequence: number }
-  | { barrier: true; sequence: number; superseded: boolean }
-  | { deliver: true; sequence: number; route: string }
-  | { superseded: true; sequence: number }
-  | { wait: true; sequence: number; from: string };
+export type SyncStep = workspaceLua.SyncViewReply;
 
 export interface SyncRequest {
   instanceId: string;
@@ -114,15 +142,23 @@ export interface SyncRequest {
 /** One atomic step of workspace_events (lua/workspace/syncView-4.lua). */
 export async function syncView(rt: Runtime, access: Access, request: SyncRequest): Promise<SyncStep> {
   const keys = spaceKeys(access.space.id);
-  const step = await rt.scripts.run<SyncStep>(
-    'workspace/syncView',
+  const step = await workspaceLua.syncView(
+    rt.scripts,
     {
       instance: keys.workspace(request.instanceId),
       waits: keys.workspaceWaits(request.instanceId),
       wake: keys.workspaceWake(request.instanceId),
       workspaces: keys.workspaces,
     },
-    [rt.clock.now(), access.key.id, accessFingerprint(access.key), request.afterSequence, request.ackSequence ?? '', request.mode, rt.config.workspace.ttlMs],
+    {
+      now: rt.clock.now(),
+      accessId: access.key.id,
+      fingerprint: accessFingerprint(access.key),
+      after: request.afterSequence,
+      ack: request.ackSequence ?? '',
+      mode: request.mode,
+      lifetime: rt.config.workspace.ttlMs,
+    },
   );
   if ('closed' in step) await releaseServicePlace(rt, access.space.id, request.instanceId);
   // The instance lives on with its view, and so does its place among the service's (never refused: it holds one).
@@ -143,20 +179,37 @@ export async function waitForNavigation(rt: Runtime, access: Access, instanceId:
   const hint = { retry_after_seconds: Math.max(1, Math.ceil(settings.waitMs / 1000)) };
   const instanceWaits = keys.workspaceWaits(instanceId);
   const serviceWaits = globalKeys.workspaceWaits(settings.index);
-  await claimSlot(rt, { key: instanceWaits, member: token, endsAt, max: settings.waitsPerInstance, refusal: 'workspace_busy', hint });
+  await claimSlot(rt, {
+    key: instanceWaits,
+    member: token,
+    endsAt,
+    max: settings.waitsPerInstance,
+    refusal: 'workspace_busy',
+    hint,
+  });
   try {
-    await claimSlot(rt, { key: serviceWaits, member: `${access.space.id} ${token}`, endsAt, max: settings.maxWaits, refusal: 'workspace_busy', hint });
+    await claimSlot(rt, {
+      key: serviceWaits,
+      member: `${access.space.id} ${token}`,
+      endsAt,
+      max: settings.maxWaits,
+      refusal: 'workspace_busy',
+      hint,
+    });
   } catch (error) {
     await releaseSlot(rt, instanceWaits, token);
     throw error;
   }
-  const blocking = blockingConnection(rt.redis, settings.waitMs);
+  const blocking = waitConnection(rt.redis, settings.waitMs);
   blocking.on('error', (error: Error) => rt.log.warn('workspace wait connection error', { error: error.message }));
   try {
     await blocking.xread('BLOCK', settings.waitMs, 'STREAMS', keys.workspaceWake(instanceId), from);
   } finally {
     blocking.disconnect();
-    await Promise.all([releaseSlot(rt, instanceWaits, token), releaseSlot(rt, serviceWaits, `${access.space.id} ${token}`)]);
+    await Promise.all([
+      releaseSlot(rt, instanceWaits, token),
+      releaseSlot(rt, serviceWaits, `${access.space.id} ${token}`),
+    ]);
   }
 }
 

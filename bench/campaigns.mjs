@@ -26,9 +26,12 @@ const CALLS = smoke ? 2 : Number(process.env.BENCH_CALLS ?? 100);
 const INBOXES = smoke ? 2 : Number(process.env.BENCH_INBOXES ?? 10);
 const DAILY_MAX = smoke ? 50 : Number(process.env.BENCH_DAILY_MAX ?? 500);
 
-
 const redisPort = await freePort();
-const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const redis = spawn(
+  'redis-server',
+  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 process.on('exit', () => redis.kill('SIGKILL'));
 await new Promise((resolve) => redis.stdout.on('data', (chunk) => /Ready to accept/.test(String(chunk)) && resolve()));
 
@@ -36,14 +39,20 @@ const monday = Date.parse('2026-11-23T08:00:00.000Z');
 const clock = new ManualClock(monday - 40 * 24 * 3600 * 1000);
 const rt = createRuntime(
   loadConfig({
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`, MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn',
-    PLANS: JSON.stringify({ bench: { inbox_cap: INBOXES, daily_max: DAILY_MAX } }), SEND_WINDOW: 'always', SPACING_SECONDS: '0',
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    PLANS: JSON.stringify({ bench: { inbox_cap: INBOXES, daily_max: DAILY_MAX } }),
+    SEND_WINDOW: 'always',
+    SPACING_SECONDS: '0',
   }),
   { clock },
 );
-const cli = (...args) => execFileSync('redis-cli', ['-p', String(redisPort), ...args.map(String)], { encoding: 'utf8' }).trim();
+const cli = (...args) =>
+  execFileSync('redis-cli', ['-p', String(redisPort), ...args.map(String)], { encoding: 'utf8' }).trim();
 const usedMemory = () => Number(/used_memory:(\d+)/.exec(cli('INFO', 'memory'))[1]);
-const commandCalls = () => [...cli('INFO', 'commandstats').matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+const commandCalls = () =>
+  [...cli('INFO', 'commandstats').matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 
 const space = await createSpace(rt, { human: 'humain@bench.test', plan: 'bench', verified: true });
 const access = await authenticate(rt, space.api_key);
@@ -52,25 +61,47 @@ const keys = spaceKeys(space.space_id);
 const domain = await addDomain(rt, access, 'envoi.bench.test');
 await rt.redis.hset(keys.domain(domain.domain), 'status', 'verified');
 const inboxIds = [];
-for (let i = 0; i < INBOXES; i++) inboxIds.push((await createInbox(rt, access, { username: `ventes${i}`, domain: domain.domain, shared: false, display_name: 'Ventes' })).id);
+for (let i = 0; i < INBOXES; i++)
+  inboxIds.push(
+    (
+      await createInbox(rt, access, {
+        username: `ventes${i}`,
+        domain: domain.domain,
+        shared: false,
+        display_name: 'Ventes',
+      })
+    ).id,
+  );
 clock.set(monday);
 
 const audience = await createAudience(rt, access, 'Banc');
 const memoryBefore = usedMemory();
 const importStart = performance.now();
 for (let call = 0; call < CALLS; call++) {
-  const contacts = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${call * 1000 + i}@destinataire${call % 50}.test`, name: `Contact ${call * 1000 + i}` }));
+  const contacts = Array.from({ length: 1000 }, (_, i) => ({
+    email: `contact${call * 1000 + i}@destinataire${call % 50}.test`,
+    name: `Contact ${call * 1000 + i}`,
+  }));
   const result = await addContacts(rt, access, audience.id, contacts);
   if (result.added !== 1000) throw new Error(`call ${call}: ${JSON.stringify(result)}`);
 }
 const importMs = performance.now() - importStart;
 const contacts = CALLS * 1000;
-const structures = Number(cli('MEMORY', 'USAGE', keys.contacts, 'SAMPLES', '0')) + Number(cli('MEMORY', 'USAGE', keys.audienceMembers(audience.id), 'SAMPLES', '0'));
+const structures =
+  Number(cli('MEMORY', 'USAGE', keys.contacts, 'SAMPLES', '0')) +
+  Number(cli('MEMORY', 'USAGE', keys.audienceMembers(audience.id), 'SAMPLES', '0'));
 const grown = usedMemory() - memoryBefore;
 
 const campaign = await createCampaign(rt, access, {
-  name: 'Banc', audience_id: audience.id, inbox_ids: inboxIds, subject: 'Bonjour {{name}}', text: 'Bonjour {{name}},\nune proposition. {{unsubscribe_url}}',
-  html: null, follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer.' }], requires_approval: false, send_after: null,
+  name: 'Banc',
+  audience_id: audience.id,
+  inbox_ids: inboxIds,
+  subject: 'Bonjour {{name}}',
+  text: 'Bonjour {{name}},\nune proposition. {{unsubscribe_url}}',
+  html: null,
+  follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer.' }],
+  requires_approval: false,
+  send_after: null,
 });
 await startCampaign(rt, access, campaign.id);
 const callsBefore = commandCalls();
@@ -83,10 +114,26 @@ const commands = commandCalls() - callsBefore;
 const row = (name, value, note = '') => console.log(`| ${name} | ${value} | ${note} |`);
 console.log(`\nCampaigns benchmark${smoke ? ' (smoke: sizes too small to mean anything)' : ''}\n`);
 console.log('| Measure | Value | Note |\n|---|---|---|');
-row('import', `${contacts.toLocaleString('en')} contacts in ${(importMs / 1000).toFixed(2)} s`, `${CALLS} calls of 1,000: ${(importMs / CALLS).toFixed(1)} ms a call`);
-row('Redis bytes per contact (structures)', (structures / contacts).toFixed(0), 'MEMORY USAGE of the contacts hash + the audience members; target 300');
+row(
+  'import',
+  `${contacts.toLocaleString('en')} contacts in ${(importMs / 1000).toFixed(2)} s`,
+  `${CALLS} calls of 1,000: ${(importMs / CALLS).toFixed(1)} ms a call`,
+);
+row(
+  'Redis bytes per contact (structures)',
+  (structures / contacts).toFixed(0),
+  'MEMORY USAGE of the contacts hash + the audience members; target 300',
+);
 row('Redis bytes per contact (used_memory growth)', (grown / contacts).toFixed(0), 'journal lines included');
-row('feeder visit', `${created} messages in ${(feedMs / 1000).toFixed(2)} s`, `${INBOXES} inboxes, a day of ${DAILY_MAX} each`);
-row('feeder cost per created message', `${(feedMs / Math.max(created, 1)).toFixed(2)} ms, ${(commands / Math.max(created, 1)).toFixed(1)} Redis commands`, 'claims, createOutbound, record');
+row(
+  'feeder visit',
+  `${created} messages in ${(feedMs / 1000).toFixed(2)} s`,
+  `${INBOXES} inboxes, a day of ${DAILY_MAX} each`,
+);
+row(
+  'feeder cost per created message',
+  `${(feedMs / Math.max(created, 1)).toFixed(2)} ms, ${(commands / Math.max(created, 1)).toFixed(1)} Redis commands`,
+  'claims, createOutbound, record',
+);
 rt.redis.disconnect();
 process.exit(0);

@@ -26,11 +26,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../dist/src/clock.js';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
+import { markFreshStore } from '../dist/src/storage/format.js';
 import { spaceKeys } from '../dist/src/redis/keys.js';
 import { callTool } from '../dist/src/tools/dispatch.js';
 import { composeMessage } from '../dist/src/delivery/mime.js';
 import { outgoing } from '../dist/src/workers/send.js';
-import { readInbox, readMessage } from '../dist/actors/records.js';
+import { readInbox, readMessage } from '../dist/actors/stored-records.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox } from '../dist/actors/inbox.js';
 import { freePort } from './lib.mjs';
@@ -63,7 +64,6 @@ function fail(why) {
   process.exit(1);
 }
 
-
 async function until(what, check, ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -74,17 +74,30 @@ async function until(what, check, ms) {
 }
 
 function start(core, command, args, env = {}) {
-  const child = spawn('taskset', ['-c', String(core), command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('taskset', ['-c', String(core), command, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return child;
 }
-const listening = (port) => until(`port ${port}`, () => new Promise((resolve) => {
-  const socket = createServer().listen(port, '127.0.0.1', () => socket.close(() => resolve(false)));
-  socket.on('error', () => resolve(true));
-}), 10_000);
+const listening = (port) =>
+  until(
+    `port ${port}`,
+    () =>
+      new Promise((resolve) => {
+        const socket = createServer().listen(port, '127.0.0.1', () => socket.close(() => resolve(false)));
+        socket.on('error', () => resolve(true));
+      }),
+    10_000,
+  );
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 // ---- the peers and the project's Redis --------------------------------------------------------------
 const redisPort = await freePort();
@@ -108,6 +121,8 @@ const env = {
 };
 const config = loadConfig(env);
 const rt = createRuntime(config);
+// A new store, marked at today's format before its first space, as the service's first start marks it.
+await markFreshStore(rt.redis);
 // Inboxes made 40 days ago: their warm-up is over, so their quotas do not hold the queue back.
 const past = createRuntime(config, { redis: rt.redis, clock: new ManualClock(Date.now() - 40 * 24 * 3600 * 1000) });
 
@@ -116,7 +131,12 @@ for (let s = 0; s < SPACES; s++) {
   const space = await createSpace(past, { human: `humain${s}@bench.test`, plan: 'bench', verified: true });
   const access = await authenticate(past, space.api_key);
   for (let i = 0; i < INBOXES; i++) {
-    const inbox = await createInbox(past, access, { username: `banc-${s}-${i}`, domain: config.commonDomain, shared: true, display_name: 'Banc' });
+    const inbox = await createInbox(past, access, {
+      username: `banc-${s}-${i}`,
+      domain: config.commonDomain,
+      shared: true,
+      display_name: 'Banc',
+    });
     senders.push({ spaceId: space.space_id, human: `humain${s}@bench.test`, access, inboxId: inbox.id });
   }
 }
@@ -127,7 +147,11 @@ async function queueOne() {
   const n = sequence++;
   const sender = senders[n % senders.length];
   const { output } = await callTool(rt, sender.access, 'send_email', {
-    inbox_id: sender.inboxId, to: sender.human, subject: `Point hebdomadaire ${n}`, text: 'Bonjour,\nvoici le point de la semaine.\n'.repeat(8), test: true,
+    inbox_id: sender.inboxId,
+    to: sender.human,
+    subject: `Point hebdomadaire ${n}`,
+    text: 'Bonjour,\nvoici le point de la semaine.\n'.repeat(8),
+    test: true,
   });
   if (output.status !== 'queued') fail(`send_email answered ${JSON.stringify(output).slice(0, 300)}`);
   return { id: output.message.id, spaceId: sender.spaceId };
@@ -155,7 +179,10 @@ const processCpu = (pid) => {
 };
 const redisCpu = async () => {
   const info = await rt.redis.info('cpu');
-  return ['used_cpu_sys', 'used_cpu_user'].reduce((sum, name) => sum + Number(new RegExp(`${name}:([\\d.]+)`).exec(info)[1]), 0);
+  return ['used_cpu_sys', 'used_cpu_user'].reduce(
+    (sum, name) => sum + Number(new RegExp(`${name}:([\\d.]+)`).exec(info)[1]),
+    0,
+  );
 };
 /**
  * Until every message is sent: each one's slot (due, ms) and sent_at (ms), and the CPU the worker
@@ -164,14 +191,18 @@ const redisCpu = async () => {
 async function departures(messages) {
   let rows = [];
   let from = null;
-  await until(`${messages.length} messages sent`, async () => {
-    rows = await fieldsOf(messages, 'status', 'slot', 'sent_at');
-    const failed = rows.find(([status]) => status === 'failed' || status === 'bounced');
-    if (failed) fail(`a message ended ${failed[0]}`);
-    const sent = rows.filter(([status]) => status === 'sent').length;
-    if (from === null && sent > 0) from = { sent, worker: processCpu(worker.pid), redis: await redisCpu() };
-    return sent === messages.length;
-  }, DRAIN_DEADLINE_MS);
+  await until(
+    `${messages.length} messages sent`,
+    async () => {
+      rows = await fieldsOf(messages, 'status', 'slot', 'sent_at');
+      const failed = rows.find(([status]) => status === 'failed' || status === 'bounced');
+      if (failed) fail(`a message ended ${failed[0]}`);
+      const sent = rows.filter(([status]) => status === 'sent').length;
+      if (from === null && sent > 0) from = { sent, worker: processCpu(worker.pid), redis: await redisCpu() };
+      return sent === messages.length;
+    },
+    DRAIN_DEADLINE_MS,
+  );
   const count = messages.length - from.sent;
   return {
     times: rows.map(([, slot, sentAt]) => ({ due: Number(slot), sent: Date.parse(sentAt) })),
@@ -191,28 +222,31 @@ function startPostfix() {
   chmodSync(run, 0o755);
   execFileSync('chown', ['postfix:postfix', join(postfixDir, 'data')]);
   const defaults = (name) => execFileSync('postconf', ['-dh', name]).toString().trim();
-  writeFileSync(join(postfixDir, 'main.cf'), [
-    'compatibility_level = 3.6',
-    `queue_directory = ${postfixDir}/queue`,
-    `data_directory = ${postfixDir}/data`,
-    `maillog_file = ${postfixDir}/maillog`,
-    `maillog_file_prefixes = ${postfixDir}`,
-    `meta_directory = ${defaults('meta_directory')}`,
-    `daemon_directory = ${defaults('daemon_directory')}`,
-    'myhostname = relay.bench.test',
-    'mydestination =',
-    'inet_interfaces = 127.0.0.1',
-    'inet_protocols = ipv4',
-    'mynetworks = 127.0.0.0/8',
-    'smtpd_relay_restrictions = permit_mynetworks, reject',
-    `relayhost = [127.0.0.1]:${sinkPort}`,
-    'smtp_dns_support_level = disabled',
-    'smtp_tls_security_level = none',
-    'alias_maps =',
-    'alias_database =',
-    'local_recipient_maps =',
-    'smtputf8_enable = no',
-  ].join('\n') + '\n');
+  writeFileSync(
+    join(postfixDir, 'main.cf'),
+    [
+      'compatibility_level = 3.6',
+      `queue_directory = ${postfixDir}/queue`,
+      `data_directory = ${postfixDir}/data`,
+      `maillog_file = ${postfixDir}/maillog`,
+      `maillog_file_prefixes = ${postfixDir}`,
+      `meta_directory = ${defaults('meta_directory')}`,
+      `daemon_directory = ${defaults('daemon_directory')}`,
+      'myhostname = relay.bench.test',
+      'mydestination =',
+      'inet_interfaces = 127.0.0.1',
+      'inet_protocols = ipv4',
+      'mynetworks = 127.0.0.0/8',
+      'smtpd_relay_restrictions = permit_mynetworks, reject',
+      `relayhost = [127.0.0.1]:${sinkPort}`,
+      'smtp_dns_support_level = disabled',
+      'smtp_tls_security_level = none',
+      'alias_maps =',
+      'alias_database =',
+      'local_recipient_maps =',
+      'smtputf8_enable = no',
+    ].join('\n') + '\n',
+  );
   const master = readFileSync('/etc/postfix/master.cf', 'utf8')
     .replace(/^smtp\s+inet\s.*$/m, `127.0.0.1:${postfixPort} inet n - n - - smtpd`)
     .replace(/^(\S+\s+\S+\s+\S+\s+\S+\s+)y(\s)/gm, '$1n$2');
@@ -221,7 +255,11 @@ function startPostfix() {
 }
 /** Files under one of postfix's queue directories (hashed into subdirectories). */
 const postfixQueue = (dir) => {
-  const walk = (path) => readdirSync(path, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(path, e.name)) : 1), 0);
+  const walk = (path) =>
+    readdirSync(path, { withFileTypes: true }).reduce(
+      (n, e) => n + (e.isDirectory() ? walk(join(path, e.name)) : 1),
+      0,
+    );
   try {
     return walk(join(postfixDir, 'queue', dir));
   } catch {
@@ -230,12 +268,35 @@ const postfixQueue = (dir) => {
 };
 async function postfixRound(messageFile) {
   const started = performance.now();
-  execFileSync('taskset', ['-c', '0', 'smtp-source', '-s', '5', '-d', '-m', String(MESSAGES), '-F', messageFile,
-    '-f', 'bounces@bench.test', '-t', 'humain@bench.test', `inet:127.0.0.1:${postfixPort}`], { stdio: 'inherit' });
-  await until('postfix queue empty', async () => {
-    if (postfixQueue('deferred') > 0) fail('postfix deferred mail');
-    return ['maildrop', 'incoming', 'active', 'hold'].every((dir) => postfixQueue(dir) === 0);
-  }, DRAIN_DEADLINE_MS);
+  execFileSync(
+    'taskset',
+    [
+      '-c',
+      '0',
+      'smtp-source',
+      '-s',
+      '5',
+      '-d',
+      '-m',
+      String(MESSAGES),
+      '-F',
+      messageFile,
+      '-f',
+      'bounces@bench.test',
+      '-t',
+      'humain@bench.test',
+      `inet:127.0.0.1:${postfixPort}`,
+    ],
+    { stdio: 'inherit' },
+  );
+  await until(
+    'postfix queue empty',
+    async () => {
+      if (postfixQueue('deferred') > 0) fail('postfix deferred mail');
+      return ['maildrop', 'incoming', 'active', 'hold'].every((dir) => postfixQueue(dir) === 0);
+    },
+    DRAIN_DEADLINE_MS,
+  );
   return MESSAGES / ((performance.now() - started) / 1000);
 }
 
@@ -247,14 +308,22 @@ let signedBytes = 0;
 let worker = null;
 /** BENCH_WORKER_FLAGS: node flags for the worker, e.g. `--cpu-prof --cpu-prof-dir=DIR` (written at each round's end but the last). */
 const workerFlags = process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [];
-const startWorker = () => (worker = start(1, 'node', [...workerFlags, 'bin/mailbox.js', 'serve', '--role', 'worker'], env));
+const startWorker = () =>
+  (worker = start(1, 'node', [...workerFlags, 'bin/mailbox.js', 'serve', '--role', 'worker'], env));
 for (let round = 1; round <= ROUNDS; round++) {
   const queued = await queueMany(MESSAGES);
   // The floor's input: the worker's own OutgoingMail of each message, built before any is sent.
-  const mails = await Promise.all(queued.map(async ({ id, spaceId }) => {
-    const message = await readMessage(rt, spaceId, id);
-    return outgoing(rt, spaceId, { message, inbox: await readInbox(rt, spaceId, message.inbox_id), attempt: 1 });
-  }));
+  const mails = await Promise.all(
+    queued.map(async ({ id, spaceId }) => {
+      const message = await readMessage(rt, spaceId, id);
+      return outgoing(rt, spaceId, {
+        message,
+        inbox: await readInbox(rt, spaceId, message.inbox_id),
+        attempt: 1,
+        withheld: [],
+      });
+    }),
+  );
   const mailsFile = join(run, 'mails.json');
   writeFileSync(mailsFile, JSON.stringify(mails));
   if (round === 1) {
@@ -297,17 +366,27 @@ for (let i = 0; i < rate * LATENCY_SECONDS; i++) {
   if (wait > 1) await sleep(wait);
   latencyMessages.push(queueOne());
 }
-const latency = (await departures(await Promise.all(latencyMessages))).times.map((d) => d.sent - d.due).sort((a, b) => a - b);
+const latency = (await departures(await Promise.all(latencyMessages))).times
+  .map((d) => d.sent - d.due)
+  .sort((a, b) => a - b);
 
-console.log('| round | worker msgs/s | floor msgs/s | worker vs floor | postfix relay msgs/s | worker vs postfix | worker CPU µs/msg | Redis CPU µs/msg | floor CPU µs/msg |');
+console.log(
+  '| round | worker msgs/s | floor msgs/s | worker vs floor | postfix relay msgs/s | worker vs postfix | worker CPU µs/msg | Redis CPU µs/msg | floor CPU µs/msg |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.round} | ${Math.round(r.project)} | ${Math.round(r.floor)} | ${(r.project / r.floor).toFixed(2)} | ${Math.round(r.postfix)} | ` +
-    `${(r.project / r.postfix).toFixed(2)} | ${Math.round(r.workerUs)} | ${Math.round(r.redisUs)} | ${r.floorUs} |`);
+  console.log(
+    `| ${r.round} | ${Math.round(r.project)} | ${Math.round(r.floor)} | ${(r.project / r.floor).toFixed(2)} | ${Math.round(r.postfix)} | ` +
+      `${(r.project / r.postfix).toFixed(2)} | ${Math.round(r.workerUs)} | ${Math.round(r.redisUs)} | ${r.floorUs} |`,
+  );
 }
 console.log();
-console.log(`${MESSAGES} messages a round (${SPACES * INBOXES} inboxes, ${signedBytes} bytes each once signed), one worker process.`);
-console.log(`Due time to departure at ${rate} sends/s for ${LATENCY_SECONDS} s (${latency.length} messages): ` +
-  `p50 ${quantile(latency, 0.5)} ms, p99 ${quantile(latency, 0.99)} ms, max ${latency[latency.length - 1]} ms.`);
+console.log(
+  `${MESSAGES} messages a round (${SPACES * INBOXES} inboxes, ${signedBytes} bytes each once signed), one worker process.`,
+);
+console.log(
+  `Due time to departure at ${rate} sends/s for ${LATENCY_SECONDS} s (${latency.length} messages): ` +
+    `p50 ${quantile(latency, 0.5)} ms, p99 ${quantile(latency, 0.99)} ms, max ${latency[latency.length - 1]} ms.`,
+);
 rt.redis.disconnect();
 process.exit(0);

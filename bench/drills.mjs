@@ -7,13 +7,12 @@
 // starts, it stops. `--smoke`: a few messages per drill, for CI. Exit 1 when a drill lost an
 // acknowledged message, did not drain, or delivered a copy outside the documented window.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { SMTPServer } from 'smtp-server';
 import { spaceKeys } from '../dist/src/redis/keys.js';
-import { freePort } from './lib.mjs';
+import { freePort, processGroup, startSink } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const run = process.env.DRILLS_RUN;
@@ -33,7 +32,6 @@ const DRILLS = [
   { name: 'delivery worker', fsync: 'everysec', victim: 'worker', downMs: LEASE_MS + 500 },
 ];
 
-
 async function until(what, check, ms = 20_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -43,59 +41,14 @@ async function until(what, check, ms = 20_000) {
   throw new Error(`${what}: not ready within ${ms} ms`);
 }
 
-/** Every process started, by name; each in its own process group, so a kill reaches its children. */
-const procs = new Map();
-function start(name, command, args, env = {}) {
-  const log = join(run, `${name}.log`);
-  const child = spawn(command, args, { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.on('data', (chunk) => appendFileSync(log, chunk));
-  procs.set(name, child);
-  return child;
-}
-/** Signals the process's group and waits for it to exit (SIGKILL after 10 s of a SIGTERM). */
-function kill(name, signal) {
-  const child = procs.get(name);
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  const signalGroup = (sig) => {
-    try {
-      process.kill(-child.pid, sig);
-    } catch {
-      // Already gone.
-    }
-  };
-  signalGroup(signal);
-  const hard = setTimeout(() => signalGroup('SIGKILL'), 10_000);
-  return gone.finally(() => clearTimeout(hard));
-}
+const { procs, start, stop } = processGroup(run);
+const kill = (name, signal) => stop(procs.get(name), signal);
 /** The service's processes first, then Redis, which they need to stop cleanly. */
 async function stopAll() {
   const names = [...procs.keys()];
   await Promise.all(names.filter((name) => !name.endsWith('-redis')).map((name) => kill(name, 'SIGTERM')));
   await Promise.all(names.filter((name) => name.endsWith('-redis')).map((name) => kill(name, 'SIGTERM')));
   procs.clear();
-}
-
-/** The sink: 250 to everything; each copy recorded by its X-Mailbox-Message-Id, with when it was accepted. */
-function startSink() {
-  const copies = new Map();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let head = '';
-      stream.on('data', (chunk) => head.length < 8192 && (head += chunk.toString('latin1')));
-      stream.on('end', () => {
-        const id = /^X-Mailbox-Message-Id: *(\S+)/im.exec(head)?.[1] ?? '?';
-        copies.set(id, [...(copies.get(id) ?? []), Date.now()]);
-        callback();
-      });
-    },
-  });
-  // A killed worker resets its connections: that is the drill, not the sink's error.
-  server.on('error', () => {});
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, copies, port: server.server.address().port })));
 }
 
 /** One send_email until it is answered 200, retried with the same key; its message id, or the last failure. */
@@ -133,20 +86,45 @@ async function setup() {
   redis.on('error', () => {});
   const ctx = { redis, sink, httpPorts, fsync: 'everysec' };
   const startRedis = async () => {
-    start('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', run, '--save', '', '--appendonly', 'yes', '--appendfsync', ctx.fsync]);
+    start('redis', 'redis-server', [
+      '--port',
+      String(redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      run,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      ctx.fsync,
+    ]);
     await until('redis-server', async () => (await redis.ping()) === 'PONG');
   };
-  const env = { REDIS_URL: `redis://127.0.0.1:${redisPort}`, MAILBOX_DATA_DIR: run, OUTBOUND: `smtp://127.0.0.1:${sink.port}`, DELIVERY_LEASE_MS: String(LEASE_MS) };
+  const env = {
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    MAILBOX_DATA_DIR: run,
+    OUTBOUND: `smtp://127.0.0.1:${sink.port}`,
+    DELIVERY_LEASE_MS: String(LEASE_MS),
+  };
   const startHttp = async (i) => {
-    start(`http${i}`, process.execPath, ['bin/mailbox.js', 'serve', '--role', 'http'], { ...env, PORT: String(httpPorts[i]) });
+    start(`http${i}`, process.execPath, ['bin/mailbox.js', 'serve', '--role', 'http'], {
+      ...env,
+      PORT: String(httpPorts[i]),
+    });
     await until('front end', async () => (await fetch(`http://127.0.0.1:${httpPorts[i]}/healthz`)).ok);
   };
-  const startWorker = async () => start('worker', process.execPath, ['bin/mailbox.js', 'serve', '--role', 'worker'], env);
+  const startWorker = async () =>
+    start('worker', process.execPath, ['bin/mailbox.js', 'serve', '--role', 'worker'], env);
   ctx.restart = { http0: () => startHttp(0), redis: startRedis, worker: startWorker };
 
   await startRedis();
   await Promise.all([startHttp(0), startHttp(1), startWorker()]);
-  const seed = spawn(process.execPath, ['bench/seed.mjs', join(run, 'body.json')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const seed = spawn(process.execPath, ['bench/seed.mjs', join(run, 'body.json')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let apiKey = '';
   seed.stdout.on('data', (chunk) => (apiKey += chunk));
   await new Promise((resolve) => seed.on('exit', resolve));
@@ -181,7 +159,11 @@ async function drill(ctx, { name, fsync, victim, downMs }) {
   let window = new Set();
   const third = Math.floor(MESSAGES / 3);
   const inFlight = async () => new Set(await redis.zrange(keys.sending, 0, -1));
-  const fault = until('the fault', async () => (victim === 'worker' ? deliveredNow() : acked.size) >= third, 60_000).then(async () => {
+  const fault = until(
+    'the fault',
+    async () => (victim === 'worker' ? deliveredNow() : acked.size) >= third,
+    60_000,
+  ).then(async () => {
     if (victim === 'redis') window = await inFlight();
     await kill(victim, 'SIGKILL');
     if (victim !== 'redis') window = await inFlight();
@@ -207,7 +189,11 @@ async function drill(ctx, { name, fsync, victim, downMs }) {
 
   // The drain: nothing queued nor in flight any more.
   let drained = true;
-  await until('drain', async () => (await redis.zcard(keys.queue)) + (await redis.zcard(keys.sending)) === 0, DRAIN_MS).catch(() => (drained = false));
+  await until(
+    'drain',
+    async () => (await redis.zcard(keys.queue)) + (await redis.zcard(keys.sending)) === 0,
+    DRAIN_MS,
+  ).catch(() => (drained = false));
   await sleep(500); // a copy's DATA may end just after its outcome is written
   const drainedIn = (Date.now() - loaded) / 1000;
 
@@ -258,9 +244,14 @@ try {
     rows.push(await drill(ctx, spec));
     process.stderr.write(`drill done: ${spec.name}\n`);
   }
-  // The inbox's count of queued messages: 0 once drained, unless a script ran twice (issue 14).
+  // The inbox's count of queued messages: 0 once drained, unless a script ran twice.
   const queued = await ctx.redis.hget(ctx.keys.inbox(ctx.base.inbox_id), 'queued');
-  totals = { queued, inRedis: await messagesInRedis(ctx), atSink: [...ctx.sink.copies.keys()].length, copies: [...ctx.sink.copies.values()].reduce((n, t) => n + t.length, 0) };
+  totals = {
+    queued,
+    inRedis: await messagesInRedis(ctx),
+    atSink: [...ctx.sink.copies.keys()].length,
+    copies: [...ctx.sink.copies.values()].reduce((n, t) => n + t.length, 0),
+  };
   ctx.redis.disconnect();
   await stopAll();
   await new Promise((resolve) => ctx.sink.server.close(resolve));
@@ -270,16 +261,24 @@ try {
 }
 
 const acknowledged = rows.reduce((n, r) => n + r.acknowledged, 0);
-console.log(`${MESSAGES} send_email per drill, ${CONCURRENCY} clients, DELIVERY_LEASE_MS=${LEASE_MS}; the victim killed with SIGKILL once a third were acknowledged (delivered, for the worker).`);
+console.log(
+  `${MESSAGES} send_email per drill, ${CONCURRENCY} clients, DELIVERY_LEASE_MS=${LEASE_MS}; the victim killed with SIGKILL once a third were acknowledged (delivered, for the worker).`,
+);
 console.log();
-console.log('| drill | acknowledged | stored | delivered | lost | in flight at the kill | duplicates | in the window | retried calls | refused | load s | drained after s |');
+console.log(
+  '| drill | acknowledged | stored | delivered | lost | in flight at the kill | duplicates | in the window | retried calls | refused | load s | drained after s |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|');
 for (const r of rows) {
   const inWindow = r.duplicates === 0 ? '-' : r.outside === 0 ? 'yes' : `no: ${r.outside} outside`;
   const drainedIn = r.drained ? r.drainedIn.toFixed(1) : `not within ${DRAIN_MS / 1000}`;
-  console.log(`| ${r.name} | ${r.acknowledged} | ${r.stored} | ${r.delivered} | ${r.lost} | ${r.window} | ${r.duplicates} | ${inWindow} | ${r.retries} | ${r.refused} | ${r.loadSeconds.toFixed(1)} | ${drainedIn} |`);
+  console.log(
+    `| ${r.name} | ${r.acknowledged} | ${r.stored} | ${r.delivered} | ${r.lost} | ${r.window} | ${r.duplicates} | ${inWindow} | ${r.retries} | ${r.refused} | ${r.loadSeconds.toFixed(1)} | ${drainedIn} |`,
+  );
 }
 console.log();
-console.log(`All drills: ${acknowledged} acknowledged, ${totals.inRedis} messages in Redis, ${totals.atSink} distinct ids at the sink in ${totals.copies} copies; the inbox's \`queued\` counter after the drain: ${totals.queued} (0 expected).`);
+console.log(
+  `All drills: ${acknowledged} acknowledged, ${totals.inRedis} messages in Redis, ${totals.atSink} distinct ids at the sink in ${totals.copies} copies; the inbox's \`queued\` counter after the drain: ${totals.queued} (0 expected).`,
+);
 const failed = rows.filter((r) => r.lost || r.acknowledged !== r.delivered || r.outside || r.refused || !r.drained);
 process.exit(failed.length || totals.inRedis !== acknowledged ? 1 : 0);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The two HTTP engines (src/http/uws.ts) side by side: for HTTP_ENGINE=uws then node, a fresh Redis
 # (core 0, beside wrk) and `serve --role http` plus the floor (bench/floor-send.mjs) on core 1, then
-# closed-loop wrk runs of 50 connections (../shared/bench/http-load.sh, 2 s warm-up, SECONDS timed,
+# closed-loop wrk runs of 50 connections (the kit's http-load.sh, bench/kit.sh; 2 s warm-up, SECONDS timed,
 # default 5) on get_settings, send_email and the floor. Prints a markdown table. Loopback only;
 # everything it starts, it stops. Usage: bash bench/engines.sh [SECONDS]
 #   bash bench/engines.sh --smoke   # @bench-smoke: 1 s runs after 1 s of warm-up; fails on any 4xx/5xx
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
+# shellcheck source=bench/kit.sh
+source bench/kit.sh
 if [[ ${1:-} == --smoke ]]; then
   secs=1
   export BENCH_WARMUP_SECS=1

@@ -1,6 +1,6 @@
 // Events benchmark (built sources under dist/; `npm run bench:events` builds first). Loopback only;
 // everything it starts, it stops. Prints a markdown table:
-//  - event_feed pages of 100 per second over HTTP (wrk through ../shared/bench/http-load.sh, the front
+//  - event_feed pages of 100 per second over HTTP (wrk through the kit's http-load.sh, bench/kit.sh; the front
 //    end in its own process), beside raw XRANGE COUNT 100 on the same stream (redis-benchmark);
 //  - signed webhook deliveries per second: SPACES spaces with EVENTS events each already in their
 //    streams, `mailbox serve --role worker` started, a local https receiver counting arrivals.
@@ -10,9 +10,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { createRuntime } from '../dist/src/runtime.js';
+import { markFreshStore } from '../dist/src/storage/format.js';
 import { spaceKeys } from '../dist/src/redis/keys.js';
 import { authenticate, createSpace } from '../dist/actors/space.js';
 import { createInbox, resumeInbox, suspendInbox } from '../dist/actors/inbox.js';
@@ -40,7 +41,6 @@ function fail(why) {
 /** The deliveries must all arrive within this; a stuck worker fails the run rather than hanging it. */
 const DELIVERIES_DEADLINE_MS = 300_000;
 
-
 /** A child process; resolves with it once a stdout line matches `ready` (if given). */
 function start(command, args, env, ready) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -63,11 +63,37 @@ function start(command, args, env, ready) {
 }
 
 const redisPort = await freePort();
-await start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, /Ready to accept/);
+await start(
+  'redis-server',
+  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+  {},
+  /Ready to accept/,
+);
 const keyFile = join(run, 'key.pem');
 const certFile = join(run, 'cert.pem');
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-  '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+  ],
+  { stdio: 'ignore' },
+);
 const env = {
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
   MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
@@ -80,12 +106,19 @@ const env = {
   RATE_LIMIT_PER_SECOND: '100000000',
 };
 const rt = createRuntime(loadConfig(env));
+// A new store, marked at today's format before its first space, as the service's first start marks it.
+await markFreshStore(rt.redis);
 
 /** A verified space with one inbox whose suspensions make the events. */
 async function seedSpace() {
   const space = await createSpace(rt, { human: 'humain@bench.test', plan: 'bench', verified: true });
   const access = await authenticate(rt, space.api_key);
-  const inbox = await createInbox(rt, access, { username: `b${randomBytes(6).toString('hex')}`, domain: rt.config.commonDomain, shared: true, display_name: 'Banc' });
+  const inbox = await createInbox(rt, access, {
+    username: `b${randomBytes(6).toString('hex')}`,
+    domain: rt.config.commonDomain,
+    shared: true,
+    display_name: 'Banc',
+  });
   return { ...space, access, inbox };
 }
 async function emit(space, count) {
@@ -101,42 +134,83 @@ await emit(feedSpace, FEED_EVENTS);
 const httpPort = await freePort();
 await start('node', ['bin/mailbox.js', 'serve', '--role', 'http'], { ...env, PORT: String(httpPort) }, null);
 for (let i = 0; i < 100; i++) {
-  if (await fetch(`http://127.0.0.1:${httpPort}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`http://127.0.0.1:${httpPort}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const body = join(run, 'feed.json');
 writeFileSync(body, JSON.stringify({ limit: 100 }));
 const page = await fetch(`http://127.0.0.1:${httpPort}/v1/event_feed`, {
-  method: 'POST', headers: { authorization: `Bearer ${feedSpace.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ limit: 100 }),
+  method: 'POST',
+  headers: { authorization: `Bearer ${feedSpace.api_key}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ limit: 100 }),
 }).then((r) => r.json());
 if (page.events?.length !== 100) fail(`event_feed answered ${JSON.stringify(page).slice(0, 300)}`);
 const load = (url) =>
-  execFileSync('bash', [`${process.env.BENCH_KIT ?? '../shared/bench'}/http-load.sh`, url, body, '50', LOAD_SECONDS], {
-    env: { ...process.env, BENCH_AUTH: `Bearer ${feedSpace.api_key}`, ...(smoke && { BENCH_WARMUP_SECS: '1' }) },
-  }).toString();
+  execFileSync(
+    'bash',
+    [
+      join(process.env.BENCH_KIT ?? join(dirname(process.cwd()), 'shared', 'bench'), 'http-load.sh'),
+      url,
+      body,
+      '50',
+      LOAD_SECONDS,
+    ],
+    {
+      env: { ...process.env, BENCH_AUTH: `Bearer ${feedSpace.api_key}`, ...(smoke && { BENCH_WARMUP_SECS: '1' }) },
+    },
+  ).toString();
 const field = (line, name) => new RegExp(`${name}=([^ ]+)`).exec(line)?.[1];
 const feed = load(`http://127.0.0.1:${httpPort}/v1/event_feed`);
-const xrange = execFileSync('redis-benchmark', ['-p', String(redisPort), '-c', '50', '-n', smoke ? '20000' : '200000', '-q',
-  'XRANGE', spaceKeys(feedSpace.space_id).events, '-', '+', 'COUNT', '100']).toString();
+const xrange = execFileSync('redis-benchmark', [
+  '-p',
+  String(redisPort),
+  '-c',
+  '50',
+  '-n',
+  smoke ? '20000' : '200000',
+  '-q',
+  'XRANGE',
+  spaceKeys(feedSpace.space_id).events,
+  '-',
+  '+',
+  'COUNT',
+  '100',
+]).toString();
 const xrangePerSecond = /([\d.]+) requests per second/.exec(xrange)?.[1];
 
 // Webhook deliveries: the backlog first (webhook.test and EVENTS events per space), then the worker.
 const expected = SPACES * (EVENTS + 1);
 const secretsFile = join(run, 'secrets.json');
-const receiver = await start('node', ['bench/webhook-receiver.mjs', keyFile, certFile, secretsFile, String(expected)], {}, /port=\d+/);
+const receiver = await start(
+  'node',
+  ['bench/webhook-receiver.mjs', keyFile, certFile, secretsFile, String(expected)],
+  {},
+  /port=\d+/,
+);
 const receiverPort = (await receiver.lines(/port=(\d+)/))[1];
 const secrets = {};
 await Promise.all(
   Array.from({ length: SPACES }, async () => {
     const space = await seedSpace();
-    secrets[space.space_id] = (await declareWebhook(rt, space.access, `https://localhost:${receiverPort}/crochet`)).secret;
+    secrets[space.space_id] = (
+      await declareWebhook(rt, space.access, `https://localhost:${receiverPort}/crochet`)
+    ).secret;
     await emit(space, EVENTS);
   }),
 );
 writeFileSync(secretsFile, JSON.stringify(secrets));
 const started = performance.now();
 for (let i = 0; i < WORKERS; i++) await start('node', ['bin/mailbox.js', 'serve', '--role', 'worker'], env, null);
-const deadline = setTimeout(() => fail(`not every delivery arrived within ${DELIVERIES_DEADLINE_MS / 1000} s`), DELIVERIES_DEADLINE_MS);
+const deadline = setTimeout(
+  () => fail(`not every delivery arrived within ${DELIVERIES_DEADLINE_MS / 1000} s`),
+  DELIVERIES_DEADLINE_MS,
+);
 const result = (await receiver.lines(/(deliveries=.*)\n/))[1];
 clearTimeout(deadline);
 if (field(result, 'bad_signatures') !== '0') fail(`bad signatures: ${result}`);
@@ -145,12 +219,30 @@ const wall = (performance.now() - started) / 1000;
 const row = (what, perSecond, detail) => `| ${what} | ${perSecond} | ${detail} |`;
 console.log('| Measure | per second | detail |');
 console.log('|---|---:|---|');
-console.log(row('event_feed, pages of 100 (HTTP, wrk -c50)', field(feed, 'req_s'),
-  `${Number(field(feed, 'req_s')) * 100} events/s; p50 ${field(feed, 'p50_ms')} ms, p99 ${field(feed, 'p99_ms')} ms`));
-console.log(row('raw XRANGE COUNT 100, same stream (redis-benchmark -c50)', Math.round(Number(xrangePerSecond)), 'Redis alone'));
-console.log(row('event_feed vs raw XRANGE (pages, same run)', (Number(field(feed, 'req_s')) / Number(xrangePerSecond)).toFixed(3), 'the ratio BENCHMARKS.md quotes'));
-console.log(row(`signed webhook deliveries to a local https receiver (${SPACES} spaces × ${EVENTS + 1} events, ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''})`, field(result, 'per_s'),
-  `${field(result, 'deliveries')} in ${field(result, 'secs')} s (first to last arrival; ${wall.toFixed(2)} s from worker start), ` +
-  `${field(result, 'sampled')} signatures checked with standardwebhooks, ${field(result, 'bad_signatures')} bad`));
+console.log(
+  row(
+    'event_feed, pages of 100 (HTTP, wrk -c50)',
+    field(feed, 'req_s'),
+    `${Number(field(feed, 'req_s')) * 100} events/s; p50 ${field(feed, 'p50_ms')} ms, p99 ${field(feed, 'p99_ms')} ms`,
+  ),
+);
+console.log(
+  row('raw XRANGE COUNT 100, same stream (redis-benchmark -c50)', Math.round(Number(xrangePerSecond)), 'Redis alone'),
+);
+console.log(
+  row(
+    'event_feed vs raw XRANGE (pages, same run)',
+    (Number(field(feed, 'req_s')) / Number(xrangePerSecond)).toFixed(3),
+    'the ratio BENCHMARKS.md quotes',
+  ),
+);
+console.log(
+  row(
+    `signed webhook deliveries to a local https receiver (${SPACES} spaces × ${EVENTS + 1} events, ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''})`,
+    field(result, 'per_s'),
+    `${field(result, 'deliveries')} in ${field(result, 'secs')} s (first to last arrival; ${wall.toFixed(2)} s from worker start), ` +
+      `${field(result, 'sampled')} signatures checked with standardwebhooks, ${field(result, 'bad_signatures')} bad`,
+  ),
+);
 rt.redis.disconnect();
 process.exit(0);

@@ -15,21 +15,28 @@ const [file, inFlight] = process.argv.slice(2);
 const rt = { config: loadConfig(process.env), clock: systemClock };
 // The benchmark's inboxes are on the common domain: signed with the operator's key (SERVICE_DKIM_KEY_FILE),
 // which the worker parses once per process, as this floor does; a parsed key does not travel in JSON.
-const mails = JSON.parse(readFileSync(file, 'utf8')).map((mail) => ({ ...mail, dkim: mail.dkim && serviceDkimKey(rt, mail.dkim.domainName) }));
+const mails = JSON.parse(readFileSync(file, 'utf8')).map((mail) => ({
+  ...mail,
+  dkim: mail.dkim && serviceDkimKey(rt, mail.dkim.domainName),
+}));
 const transport = transportFor(rt);
 let next = 0;
 const started = performance.now();
 const cpu = process.cpuUsage();
-await Promise.all(Array.from({ length: Number(inFlight) }, async () => {
-  while (next < mails.length) {
-    const result = await transport.send(mails[next++]);
-    if (!result.ok) {
-      console.error(`floor: a send failed: ${result.code} ${result.response}`);
-      process.exit(1);
+await Promise.all(
+  Array.from({ length: Number(inFlight) }, async () => {
+    while (next < mails.length) {
+      const result = await transport.send(mails[next++]);
+      if (!result.ok) {
+        console.error(`floor: a send failed: ${result.code} ${result.response}`);
+        process.exit(1);
+      }
     }
-  }
-}));
+  }),
+);
 const secs = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
-console.log(`sent=${mails.length} secs=${secs.toFixed(3)} per_s=${(mails.length / secs).toFixed(0)} cpu_us=${((used.user + used.system) / mails.length).toFixed(0)}`);
+console.log(
+  `sent=${mails.length} secs=${secs.toFixed(3)} per_s=${(mails.length / secs).toFixed(0)} cpu_us=${((used.user + used.system) / mails.length).toFixed(0)}`,
+);
 await closeTransport(rt);

@@ -21,7 +21,17 @@ const server = new SMTPServer({
   onData(stream, session, callback) {
     const reading = parserOnly
       ? mailparser.simpleParser(stream, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true })
-      : parseStream(stream, { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: session.envelope.mailFrom?.address ?? '', mta: 'floor', resolver }, { keepRaw: false, limits: config.smtpMessage });
+      : parseStream(
+          stream,
+          {
+            ip: session.remoteAddress,
+            helo: session.hostNameAppearsAs,
+            mailFrom: session.envelope.mailFrom?.address ?? '',
+            mta: 'floor',
+            resolver,
+          },
+          { rawMax: 0, limits: config.smtpMessage, content: config.content },
+        );
     reading.then(() => callback(null), callback);
   },
 });

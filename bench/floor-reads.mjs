@@ -7,7 +7,7 @@
 import { createRedis } from '../dist/src/redis/connect.js';
 import { spaceKeys } from '../dist/src/redis/keys.js';
 import { bearerOf, jsonReply, readBody, readRequest, send } from '../dist/src/http/io.js';
-import { chooseEngine } from '../dist/src/http/uws.js';
+import { chooseEngine } from '../dist/src/http/engine.js';
 
 const redis = createRedis({ url: process.env.REDIS_URL });
 const keys = spaceKeys(process.env.SPACE_ID);
@@ -20,7 +20,10 @@ const hashes = async (ids, key) => {
 };
 const reads = {
   async get_thread() {
-    const [thread, ids] = await Promise.all([redis.hgetall(keys.thread(threadId)), redis.zrangebylex(keys.threadMessages(threadId), '-', '+', 'LIMIT', 0, 51)]);
+    const [thread, ids] = await Promise.all([
+      redis.hgetall(keys.thread(threadId)),
+      redis.zrangebylex(keys.threadMessages(threadId), '-', '+', 'LIMIT', 0, 51),
+    ]);
     return { messages: await hashes(ids, keys.message), thread };
   },
   async list_threads() {

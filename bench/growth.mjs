@@ -1,4 +1,4 @@
-// Cost as data grows (issue 21), on built sources: `npm run bench:growth` builds and runs it. Loopback
+// Cost as data grows, on built sources: `npm run bench:growth` builds and runs it. Loopback
 // only; it starts its own redis-server (with REDIS_ENCODING_ARGS, as the service runs it) and stops it.
 // Two spaces of the same kind in one Redis, a small one (SMALL messages) and a large one (LARGE), each
 // with three inboxes, are seeded through the actors' store functions, not the API: received mail through
@@ -42,7 +42,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 5));
 const CONCURRENCY = 32;
 const VOCABULARY = 20_000;
 const DAY = 24 * 3600 * 1000;
-/** The target of issue 21: p99 at LARGE within 20 % of p99 at SMALL. */
+/** The growth target: p99 at LARGE within 20 % of p99 at SMALL. */
 const TARGET = 1.2;
 
 const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-growth-'));
@@ -53,16 +53,29 @@ await startRedis(port, REDIS_ENCODING_ARGS);
 const end = Date.now();
 // Inboxes created 70 days before the end: their warm-up is over when the seeding starts, 30 days before it.
 const clock = new ManualClock(end - 70 * DAY);
-const rt = composeRuntime(createRuntime(loadConfig({
-  REDIS_URL: `redis://127.0.0.1:${port}`, MAILBOX_DATA_DIR: run, MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn',
-  SEND_WINDOW: 'always', SPACING_SECONDS: '0', WEBHOOKS_ENABLED: '0',
-  PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
-}), { clock }));
+const rt = composeRuntime(
+  createRuntime(
+    loadConfig({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      MAILBOX_DATA_DIR: run,
+      MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'warn',
+      SEND_WINDOW: 'always',
+      SPACING_SECONDS: '0',
+      WEBHOOKS_ENABLED: '0',
+      PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
+    }),
+    { clock },
+  ),
+);
 
 // The same spaces on every run.
 const { random, pick, between, vocabulary, zipf } = seededWords(0x960, VOCABULARY);
 const GLUE = 'le la les de des du et en un une pour avec sur dans nous vous est que qui pas'.split(' ');
-const FIRST = 'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(' ');
+const FIRST =
+  'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(
+    ' ',
+  );
 const body = () => {
   const out = [];
   for (let i = between(15, 40); i > 0; i--) out.push(random() < 0.3 ? pick(GLUE) : zipf());
@@ -75,7 +88,14 @@ async function seededSpace(name) {
   const access = await authenticate(rt, space.api_key);
   const inboxes = [];
   for (let i = 0; i < 3; i++) {
-    inboxes.push(await createInbox(rt, access, { username: `${name}${i}-${randomBytes(3).toString('hex')}`, domain: rt.config.commonDomain, shared: true, display_name: `Banc ${i}` }));
+    inboxes.push(
+      await createInbox(rt, access, {
+        username: `${name}${i}-${randomBytes(3).toString('hex')}`,
+        domain: rt.config.commonDomain,
+        shared: true,
+        display_name: `Banc ${i}`,
+      }),
+    );
   }
   return { name, spaceId: space.space_id, access, inboxes, human, stored: 0 };
 }
@@ -87,36 +107,73 @@ async function seededSpace(name) {
 async function store(s, count) {
   const correspondents = Array.from({ length: Math.max(10, Math.round(count / 3)) }, (_, i) => {
     const first = pick(FIRST);
-    return { name: `${first} ${pick(vocabulary)}`, address: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '')}.${i}@${pick(vocabulary)}.test`, subject: null };
+    return {
+      name: `${first} ${pick(vocabulary)}`,
+      address: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '')}.${i}@${pick(vocabulary)}.test`,
+      subject: null,
+    };
   });
   const start = end - 30 * DAY;
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) {
-      const at = next++;
-      clock.set(Math.max(clock.now(), start + Math.floor((at / count) * 30 * DAY)));
-      const who = correspondents[Math.floor(random() ** 2 * correspondents.length)];
-      const inbox = s.inboxes[who.address.length % s.inboxes.length];
-      if (random() < 0.2) {
-        // An outbound test send, as send_email stores it (its checks done by hand: a test send to the human).
-        const facts = await sendingFacts(rt, s.access, inbox.id, s.human);
-        const spec = {
-          inbox: facts.inbox, thread: null, to: s.human, to_name: null, subject: Array.from({ length: between(2, 5) }, zipf).join(' '), text: body(), html: null,
-          reply_to: null, metadata: null, requires_approval: false, test: true, send_after: null, idempotency_key: null, content_hash: '', dry_run: false,
-          attachments: [], campaign_id: null,
-        };
-        if (!(await createOutbound(rt, s.access, spec, facts)).message) throw new Error('outbound store refused');
-        continue;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const at = next++;
+        clock.set(Math.max(clock.now(), start + Math.floor((at / count) * 30 * DAY)));
+        const who = correspondents[Math.floor(random() ** 2 * correspondents.length)];
+        const inbox = s.inboxes[who.address.length % s.inboxes.length];
+        if (random() < 0.2) {
+          // An outbound test send, as send_email stores it (its checks done by hand: a test send to the human).
+          const facts = await sendingFacts(rt, s.access, inbox.id, [s.human]);
+          const spec = {
+            inbox: facts.inbox,
+            thread: null,
+            to: s.human,
+            to_name: null,
+            cc: [],
+            bcc: [],
+            subject: Array.from({ length: between(2, 5) }, zipf).join(' '),
+            text: body(),
+            html: null,
+            reply_to: null,
+            metadata: null,
+            requires_approval: false,
+            test: true,
+            send_after: null,
+            idempotency_key: null,
+            content_hash: '',
+            dry_run: false,
+            attachments: [],
+            campaign_id: null,
+          };
+          if (!(await createOutbound(rt, s.access, spec, facts)).message) throw new Error('outbound store refused');
+          continue;
+        }
+        // Most mail continues the correspondent's conversation (threaded by subject); some opens a new one.
+        if (!who.subject || random() < 0.3) who.subject = Array.from({ length: between(2, 5) }, zipf).join(' ');
+        await receiveInbound(
+          rt,
+          s.spaceId,
+          { id: inbox.id, address: inbox.address },
+          {
+            from: who.address,
+            from_name: who.name,
+            reply_to: '',
+            subject: random() < 0.5 ? who.subject : `Re: ${who.subject}`,
+            text: body(),
+            html: '',
+            message_id_header: `<${randomBytes(8).toString('hex')}@exp.test>`,
+            in_reply_to: '',
+            references: [],
+            automatic: false,
+            auth_results: {},
+            attachments: [],
+            source: null,
+          },
+        );
       }
-      // Most mail continues the correspondent's conversation (threaded by subject); some opens a new one.
-      if (!who.subject || random() < 0.3) who.subject = Array.from({ length: between(2, 5) }, zipf).join(' ');
-      await receiveInbound(rt, s.spaceId, { id: inbox.id, address: inbox.address }, {
-        from: who.address, from_name: who.name, reply_to: '', subject: random() < 0.5 ? who.subject : `Re: ${who.subject}`, text: body(), html: '',
-        message_id_header: `<${randomBytes(8).toString('hex')}@exp.test>`, in_reply_to: '', references: [], automatic: false, auth_results: {},
-        attachments: [], source: null,
-      });
-    }
-  }));
+    }),
+  );
   s.stored += count;
 }
 
@@ -143,7 +200,13 @@ async function callsFor(s) {
   // event_feed as a poller resumes it: from a position among the last thousand events.
   const positions = (await rt.redis.xrevrange(keys.events, '+', '-', 'COUNT', 1000)).map(([id]) => id);
   return {
-    send_email: () => ({ inbox_id: pick(s.inboxes).id, to: s.human, subject: `Point ${pick(vocabulary)} ${pick(vocabulary)}`, text: body(), test: true }),
+    send_email: () => ({
+      inbox_id: pick(s.inboxes).id,
+      to: s.human,
+      subject: `Point ${pick(vocabulary)} ${pick(vocabulary)}`,
+      text: body(),
+      test: true,
+    }),
     get_thread: () => ({ thread_id: pick(threads) }),
     list_threads: () => ({ inbox_id: pick(s.inboxes).id, limit: 20 }),
     search_threads: () => ({ query: pick(fullPages) }),
@@ -157,7 +220,8 @@ async function callsFor(s) {
 const ranked = vocabulary.slice(20, 2_001);
 const fullPages = [];
 for (const word of ranked) {
-  if ((await callTool(rt, small.access, 'search_threads', { query: word, limit: 20 })).output.items.length === 20) fullPages.push(word);
+  if ((await callTool(rt, small.access, 'search_threads', { query: word, limit: 20 })).output.items.length === 20)
+    fullPages.push(word);
 }
 // The smoke's small space (300 messages) may fill no page: its words are then all of them.
 if (!fullPages.length) fullPages.push(...ranked);
@@ -166,7 +230,9 @@ const TOOLS = ['send_email', 'get_thread', 'list_threads', 'search_threads', 'ev
 const sizes = [small, large];
 const calls = await Promise.all(sizes.map(callsFor));
 // times[round][size][tool]: call durations, ms.
-const times = Array.from({ length: ROUNDS }, () => sizes.map(() => Object.fromEntries(TOOLS.map((tool) => [tool, []]))));
+const times = Array.from({ length: ROUNDS }, () =>
+  sizes.map(() => Object.fromEntries(TOOLS.map((tool) => [tool, []]))),
+);
 // Node's CPU time per call (user + system, µs): unlike wall time, little moved by other processes' load.
 const cpu = sizes.map(() => Object.fromEntries(TOOLS.map((tool) => [tool, 0])));
 const call = async (round, i, tool) => {
@@ -179,8 +245,15 @@ const call = async (round, i, tool) => {
   times[round][i][tool].push(performance.now() - started);
   cpu[i][tool] += used.user + used.system;
   // A harness that broke: a tool that answers nothing where the space holds something.
-  const empty = { send_email: !output.message, get_thread: !output.messages?.length, list_threads: !output.items?.length, search_threads: !output.items, event_feed: !output.events?.length }[tool];
-  if (empty) throw new Error(`${tool} answered nothing on the ${s.name} space: ${JSON.stringify(output).slice(0, 300)}`);
+  const empty = {
+    send_email: !output.message,
+    get_thread: !output.messages?.length,
+    list_threads: !output.items?.length,
+    search_threads: !output.items,
+    event_feed: !output.events?.length,
+  }[tool];
+  if (empty)
+    throw new Error(`${tool} answered nothing on the ${s.name} space: ${JSON.stringify(output).slice(0, 300)}`);
 };
 // The sizes alternate call by call (which goes first too): a busy moment of the machine hits both.
 for (let round = 0; round < ROUNDS; round++) {
@@ -194,13 +267,20 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 rt.redis.disconnect();
 
-const percentile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const percentile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 const median = (values) => percentile(values, 0.5);
 const CALLS = ROUNDS * SAMPLES;
-console.log(`${small.stored + CALLS} and ${large.stored + CALLS} messages (the seeding, then the benchmark's own test sends), ` +
-  `the large space seeded in ${seedSeconds.toFixed(0)} s (${Math.round(LARGE / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
-  `${ROUNDS} rounds of ${SAMPLES} calls of each tool on each space, sizes alternated; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end.\n`);
-console.log(`| tool | p50 ms at ${SMALL} | p99 ms at ${SMALL} | p50 ms at ${LARGE} | p99 ms at ${LARGE} | p99 ratio, median of ${ROUNDS} rounds (range) | target ≤ ${TARGET} | Node CPU µs a call, ${SMALL} → ${LARGE} |`);
+console.log(
+  `${small.stored + CALLS} and ${large.stored + CALLS} messages (the seeding, then the benchmark's own test sends), ` +
+    `the large space seeded in ${seedSeconds.toFixed(0)} s (${Math.round(LARGE / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
+    `${ROUNDS} rounds of ${SAMPLES} calls of each tool on each space, sizes alternated; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end.\n`,
+);
+console.log(
+  `| tool | p50 ms at ${SMALL} | p99 ms at ${SMALL} | p50 ms at ${LARGE} | p99 ms at ${LARGE} | p99 ratio, median of ${ROUNDS} rounds (range) | target ≤ ${TARGET} | Node CPU µs a call, ${SMALL} → ${LARGE} |`,
+);
 console.log('|---|---:|---:|---:|---:|---:|---|---:|');
 for (const tool of TOOLS) {
   const [a, b] = [0, 1].map((i) => times.flatMap((round) => round[i][tool]));
@@ -208,6 +288,8 @@ for (const tool of TOOLS) {
   const ratio = median(ratios);
   const range = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})` : '';
   const verdict = smoke ? '(smoke: not judged)' : ratio <= TARGET ? 'met' : 'not met';
-  console.log(`| ${tool} | ${median(a).toFixed(2)} | ${percentile(a, 0.99).toFixed(2)} | ${median(b).toFixed(2)} | ${percentile(b, 0.99).toFixed(2)} | ${ratio.toFixed(2)}${range} | ${verdict} | ${(cpu[0][tool] / CALLS).toFixed(0)} → ${(cpu[1][tool] / CALLS).toFixed(0)} |`);
+  console.log(
+    `| ${tool} | ${median(a).toFixed(2)} | ${percentile(a, 0.99).toFixed(2)} | ${median(b).toFixed(2)} | ${percentile(b, 0.99).toFixed(2)} | ${ratio.toFixed(2)}${range} | ${verdict} | ${(cpu[0][tool] / CALLS).toFixed(0)} → ${(cpu[1][tool] / CALLS).toFixed(0)} |`,
+  );
 }
 process.exit(0);

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/smoke-loads.sh
 [[ ${1:-} == --smoke ]] && source bench/smoke-loads.sh
-kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
+# shellcheck source=bench/kit.sh
+source bench/kit.sh
 bash "$kit/setup.sh" >/dev/null
 export PROJECT_LOADS=smtp PROJECT_RCPT=agent@bench.test BENCH_NC_MSGS=${BENCH_NC_MSGS:-1000} LOG_LEVEL=warn
 export PROJECT_CMD="SMTP_PORT=\$BENCH_SMTP_PORT exec node $PWD/bench/floor-inbound.mjs"

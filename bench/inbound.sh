@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Inbound SMTP throughput: `mailbox serve --role smtp` under ../shared/bench/baseline.sh's SMTP loads
+# Inbound SMTP throughput: `mailbox serve --role smtp` under the kit's baseline.sh SMTP loads (bench/kit.sh)
 # (postfix smtp-source, keep-alive and new connections), beside Haraka (discard) and bare smtp-server
 # in the same run. A message counts once stored in its thread with its event: the 250 after DATA comes
 # only after Redis wrote, and after the run the space's stream and threads must hold every message sent.
@@ -27,7 +27,8 @@ if [[ ${1:-} == prepare ]]; then
   exit 0
 fi
 
-kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
+# shellcheck source=bench/kit.sh
+source bench/kit.sh
 bash "$kit/setup.sh" >/dev/null
 export BENCH_RUN=${BENCH_RUN:-$(mktemp -d -t mailbox-bench-inbound.XXXXXX)}
 export COMMON_DOMAIN=bench.test MAILBOX_DATA_DIR=$BENCH_RUN/var LOG_LEVEL=warn \

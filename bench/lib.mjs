@@ -1,6 +1,9 @@
 // What the Node benchmarks share (bench/lib.sh is the shell side).
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
 
 /** A loopback port free at this moment, for a server the benchmark starts. */
 export const freePort = () =>
@@ -16,13 +19,20 @@ export const freePort = () =>
  * settings) and killed when the benchmark exits; resolves once it accepts connections.
  */
 export async function startRedis(port, args = []) {
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   process.on('exit', () => redis.kill('SIGKILL'));
   await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
   return redis;
 }
 
-const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(' ');
+const SYLLABLES =
+  'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(
+    ' ',
+  );
 
 /**
  * Seeded French-looking text, the same on every run for one seed: `size` invented words, drawn by
@@ -55,4 +65,62 @@ export function seededWords(seed, size) {
     return vocabulary[low];
   };
   return { random, pick, between, vocabulary, zipf };
+}
+
+/** The drills' sink: 250 to everything; each copy recorded by its X-Mailbox-Message-Id, with when it was accepted. */
+export function startSink() {
+  const copies = new Map();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let head = '';
+      stream.on('data', (chunk) => head.length < 8192 && (head += chunk.toString('latin1')));
+      stream.on('end', () => {
+        const id = /^X-Mailbox-Message-Id: *(\S+)/im.exec(head)?.[1] ?? '?';
+        copies.set(id, [...(copies.get(id) ?? []), Date.now()]);
+        callback();
+      });
+    },
+  });
+  // A killed worker resets its connections: that is the drill, not the sink's error.
+  server.on('error', () => {});
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, copies, port: server.server.address().port })),
+  );
+}
+
+/**
+ * The processes a drill starts, by name, each in its own process group (so a kill reaches its
+ * children), its stderr appended to `<dir>/<name>.log`.
+ */
+export function processGroup(dir) {
+  const procs = new Map();
+  function start(name, command, args, env = {}) {
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr.on('data', (chunk) => appendFileSync(join(dir, `${name}.log`), chunk));
+    procs.set(name, child);
+    return child;
+  }
+  /** Signals the child's group and waits for it to exit (SIGKILL after 10 s of a softer signal). */
+  function stop(child, signal = 'SIGTERM') {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    const signalGroup = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    signalGroup(signal);
+    const hard = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+    return gone.finally(() => clearTimeout(hard));
+  }
+  return { procs, start, stop };
 }

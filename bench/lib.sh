@@ -2,7 +2,8 @@
 # the kit (set up), a build, the service's settings for a benchmark, and the helpers they share. What a
 # benchmark starts goes into `pids` (process groups): stopped on exit.
 # shellcheck shell=bash
-kit=$(cd "${BENCH_KIT:-../shared/bench}" && pwd)
+# shellcheck source=bench/kit.sh
+source bench/kit.sh
 # shellcheck source=/dev/null
 source "$kit/peers.sh"
 bash "$kit/setup.sh" >/dev/null

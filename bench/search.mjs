@@ -27,21 +27,30 @@ const CORRESPONDENTS = 3_000;
 const redisPort = await freePort();
 await startRedis(redisPort);
 
-const rt = createRuntime(loadConfig({
-  REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-  MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
-  PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 20 } }),
-  LOG_LEVEL: 'warn',
-}));
+const rt = createRuntime(
+  loadConfig({
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
+    PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 20 } }),
+    LOG_LEVEL: 'warn',
+  }),
+);
 
 // The same space on every run.
 const { random, pick, between, vocabulary, zipf } = seededWords(0x5eed, VOCABULARY);
 const GLUE = 'le la les de des du et en un une pour avec sur dans nous vous est que qui pas'.split(' ');
-const FIRST = 'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(' ');
+const FIRST =
+  'Marie Jean Pierre Sophie Luc Claire Paul Julie Marc Anne Louis Emma Hugo Léa Nina Théo Chloé Éric Inès Yves'.split(
+    ' ',
+  );
 const LAST = Array.from({ length: 150 }, () => pick(vocabulary).replace(/^./, (c) => c.toUpperCase()));
 const correspondents = Array.from({ length: CORRESPONDENTS }, (_, i) => {
   const [first, last] = [pick(FIRST), pick(LAST)];
-  return { name: `${first} ${last}`, address: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '')}.${last.toLowerCase()}${i}@${pick(vocabulary)}.test`, subject: null };
+  return {
+    name: `${first} ${last}`,
+    address: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '')}.${last.toLowerCase()}${i}@${pick(vocabulary)}.test`,
+    subject: null,
+  };
 });
 function body() {
   const out = [];
@@ -53,7 +62,15 @@ function body() {
 const space = await createSpace(rt, { human: 'humain@bench.test', plan: 'bench', verified: true });
 const access = await authenticate(rt, space.api_key);
 const inboxes = [];
-for (let i = 0; i < 3; i++) inboxes.push(await createInbox(rt, access, { username: `banc${i}`, domain: rt.config.commonDomain, shared: true, display_name: `Banc ${i}` }));
+for (let i = 0; i < 3; i++)
+  inboxes.push(
+    await createInbox(rt, access, {
+      username: `banc${i}`,
+      domain: rt.config.commonDomain,
+      shared: true,
+      display_name: `Banc ${i}`,
+    }),
+  );
 
 const redisCpu = async () => {
   const info = await rt.redis.info('cpu');
@@ -62,33 +79,69 @@ const redisCpu = async () => {
 const cpuBefore = await redisCpu();
 const seeded = performance.now();
 let next = 0;
-await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-  while (next < MESSAGES) {
-    next++;
-    const who = correspondents[Math.floor(random() ** 2 * CORRESPONDENTS)];
-    // Most mail continues the correspondent's conversation (threaded by subject); some opens a new one.
-    if (!who.subject || random() < 0.3) who.subject = Array.from({ length: between(2, 5) }, zipf).join(' ');
-    const subject = random() < 0.5 ? who.subject : `Re: ${who.subject}`;
-    const inbox = inboxes[who.address.length % inboxes.length];
-    await receiveInbound(rt, space.space_id, { id: inbox.id, address: inbox.address }, {
-      from: who.address, from_name: who.name, reply_to: '', subject, text: body(), html: '', message_id_header: '', in_reply_to: '',
-      references: [], automatic: false, auth_results: {}, attachments: [],
-    });
-  }
-}));
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < MESSAGES) {
+      next++;
+      const who = correspondents[Math.floor(random() ** 2 * CORRESPONDENTS)];
+      // Most mail continues the correspondent's conversation (threaded by subject); some opens a new one.
+      if (!who.subject || random() < 0.3) who.subject = Array.from({ length: between(2, 5) }, zipf).join(' ');
+      const subject = random() < 0.5 ? who.subject : `Re: ${who.subject}`;
+      const inbox = inboxes[who.address.length % inboxes.length];
+      await receiveInbound(
+        rt,
+        space.space_id,
+        { id: inbox.id, address: inbox.address },
+        {
+          from: who.address,
+          from_name: who.name,
+          reply_to: '',
+          subject,
+          text: body(),
+          html: '',
+          message_id_header: '',
+          in_reply_to: '',
+          references: [],
+          automatic: false,
+          auth_results: {},
+          attachments: [],
+        },
+      );
+    }
+  }),
+);
 const seedSeconds = (performance.now() - seeded) / 1000;
 // Redis's CPU time per stored message (INFO cpu: CPU, not wall time, so a loaded machine inflates it little).
-const cpuPerMessage = ((await redisCpu()) - cpuBefore) / MESSAGES * 1e6;
+const cpuPerMessage = (((await redisCpu()) - cpuBefore) / MESSAGES) * 1e6;
 // Redis's own time per script call while seeding: nearly all of them are the store script.
-const scriptStats = /cmdstat_evalsha:calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/.exec(await rt.redis.info('commandstats'));
+const scriptStats = /cmdstat_evalsha:calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/.exec(
+  await rt.redis.info('commandstats'),
+);
 
 // The index's memory: every key under the space's `s:` prefix.
 let indexBytes = 0;
 let indexKeys = 0;
-const kinds = { docs: 0, words: 0, 'word postings': 0, 'words of one document': 0, 'inbox postings': 0, 'thread postings': 0 };
+const kinds = {
+  docs: 0,
+  words: 0,
+  'word postings': 0,
+  'words of one document': 0,
+  'inbox postings': 0,
+  'thread postings': 0,
+};
 const keys = spaceKeys(space.space_id);
 const kindOf = (key) =>
-  key === keys.searchDocs ? 'docs' : key === keys.searchWords ? 'words' : key === keys.searchOnce ? 'words of one document' : key.startsWith(`${spaceTag(space.space_id)}:s:w:`) ? 'word postings' : key.startsWith(`${spaceTag(space.space_id)}:s:i:`) ? 'inbox postings' : 'thread postings';
+  key === keys.searchDocs
+    ? 'docs'
+    : key === keys.searchWords
+      ? 'words'
+      : key === keys.searchOnce
+        ? 'words of one document'
+        : key.startsWith(`${spaceTag(space.space_id)}:s:w:`)
+          ? 'word postings'
+          : key.startsWith(`${spaceTag(space.space_id)}:s:i:`)
+            ? 'inbox postings'
+            : 'thread postings';
 let cursor = '0';
 do {
   const [after, found] = await rt.redis.scan(cursor, 'MATCH', `${spaceTag(space.space_id)}:s:*`, 'COUNT', 2000);
@@ -121,7 +174,8 @@ for (let i = 0; i < QUERIES; i++) {
   const { query, page2 } = KINDS[kind]();
   const started = performance.now();
   let answer = await tool.handler({ rt, access: page2 ? restricted : access }, { query });
-  if (page2 && answer.next_cursor) answer = await tool.handler({ rt, access: restricted }, { query, cursor: answer.next_cursor });
+  if (page2 && answer.next_cursor)
+    answer = await tool.handler({ rt, access: restricted }, { query, cursor: answer.next_cursor });
   timings[kind].push(performance.now() - started);
   found += answer.items.length;
 }
@@ -132,14 +186,18 @@ const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
 };
 const all = Object.values(timings).flat();
-console.log(`${MESSAGES} messages in ${threads} threads stored and indexed in ${seedSeconds.toFixed(1)} s (${Math.round(MESSAGES / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
-  `Redis CPU ${cpuPerMessage.toFixed(0)} µs a message, ${scriptStats?.[2]} µs a store script call (${scriptStats?.[1]} calls); ${indexedWords} indexed words; ${QUERIES} queries, ${(found / QUERIES).toFixed(1)} threads per answer (limit 20).\n`);
+console.log(
+  `${MESSAGES} messages in ${threads} threads stored and indexed in ${seedSeconds.toFixed(1)} s (${Math.round(MESSAGES / seedSeconds)}/s, ${CONCURRENCY} at a time); ` +
+    `Redis CPU ${cpuPerMessage.toFixed(0)} µs a message, ${scriptStats?.[2]} µs a store script call (${scriptStats?.[1]} calls); ${indexedWords} indexed words; ${QUERIES} queries, ${(found / QUERIES).toFixed(1)} threads per answer (limit 20).\n`,
+);
 console.log('| search_threads query | p50 ms | p99 ms |');
 console.log('|---|---:|---:|');
-for (const [kind, values] of Object.entries(timings)) console.log(`| ${kind} | ${percentile(values, 50)} | ${percentile(values, 99)} |`);
+for (const [kind, values] of Object.entries(timings))
+  console.log(`| ${kind} | ${percentile(values, 50)} | ${percentile(values, 99)} |`);
 console.log(`| **all** | **${percentile(all, 50)}** | **${percentile(all, 99)}** |`);
 console.log('\n| Index memory (MEMORY USAGE) | bytes | per message |');
 console.log('|---|---:|---:|');
-for (const [kind, bytes] of Object.entries(kinds)) console.log(`| ${kind} | ${bytes} | ${(bytes / MESSAGES).toFixed(1)} |`);
+for (const [kind, bytes] of Object.entries(kinds))
+  console.log(`| ${kind} | ${bytes} | ${(bytes / MESSAGES).toFixed(1)} |`);
 console.log(`| **total** (${indexKeys} keys) | **${indexBytes}** | **${(indexBytes / MESSAGES).toFixed(1)}** |`);
 process.exit(0);

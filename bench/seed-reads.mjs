@@ -20,13 +20,24 @@ const rt = createRuntime(config, { clock });
 const human = 'humain@bench.test';
 const space = await createSpace(rt, { human, plan: 'bench', verified: true });
 const access = await authenticate(rt, space.api_key);
-const inbox = await createInbox(rt, access, { username: `bench-${Date.now().toString(36)}`, domain: config.commonDomain, shared: true, display_name: 'Banc' });
+const inbox = await createInbox(rt, access, {
+  username: `bench-${Date.now().toString(36)}`,
+  domain: config.commonDomain,
+  shared: true,
+  display_name: 'Banc',
+});
 const text = 'Bonjour,\nvoici le point de la semaine.\n'.repeat(8);
 // The inbox's warm-up over (it ends within 30 days) before the first send.
 clock.advance(30 * 24 * 3600 * 1000);
 let threadId = null;
 for (let i = 0; i < THREADS; i++) {
-  const { output } = await callTool(rt, access, 'send_email', { inbox_id: inbox.id, to: human, subject: `Point hebdomadaire ${i}`, text, test: true });
+  const { output } = await callTool(rt, access, 'send_email', {
+    inbox_id: inbox.id,
+    to: human,
+    subject: `Point hebdomadaire ${i}`,
+    text,
+    test: true,
+  });
   threadId ??= output.thread.id;
 }
 for (let i = 1; i < THREAD_MESSAGES; i++) {

@@ -13,8 +13,19 @@ const rt = createRuntime(config, { clock: new ManualClock(Date.now() - 40 * 24 *
 const human = 'humain@bench.test';
 const space = await createSpace(rt, { human, plan: 'bench', verified: true });
 const access = await authenticate(rt, space.api_key);
-const inbox = await createInbox(rt, access, { username: `bench-${Date.now().toString(36)}`, domain: config.commonDomain, shared: true, display_name: 'Banc' });
-const body = { inbox_id: inbox.id, to: human, subject: 'Point hebdomadaire', text: 'Bonjour,\nvoici le point de la semaine.\n'.repeat(8), test: true };
+const inbox = await createInbox(rt, access, {
+  username: `bench-${Date.now().toString(36)}`,
+  domain: config.commonDomain,
+  shared: true,
+  display_name: 'Banc',
+});
+const body = {
+  inbox_id: inbox.id,
+  to: human,
+  subject: 'Point hebdomadaire',
+  text: 'Bonjour,\nvoici le point de la semaine.\n'.repeat(8),
+  test: true,
+};
 writeFileSync(process.argv[2], JSON.stringify(body));
 process.stdout.write(space.api_key + '\n');
 rt.redis.disconnect();

@@ -21,20 +21,40 @@ const inFlight = 16;
 const root = new URL('..', import.meta.url).pathname;
 const run = mkdtempSync(join(tmpdir(), 'mailbox-send-cpu-'));
 const hz = Number(execFileSync('getconf', ['CLK_TCK']).toString());
-const pinned = (() => { try { execFileSync('taskset', ['-c', '1', 'true']); return true; } catch { return false; } })();
+const pinned = (() => {
+  try {
+    execFileSync('taskset', ['-c', '1', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 const children = [];
 const start = (command, args, env) => {
   const [cmd, argv] = pinned ? ['taskset', ['-c', '1', command, ...args]] : [command, args];
-  const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(cmd, argv, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   return child;
 };
-const stopAll = () => { for (const c of children) c.kill(); };
-process.on('exit', () => { stopAll(); rmSync(run, { recursive: true, force: true }); });
+const stopAll = () => {
+  for (const c of children) c.kill();
+};
+process.on('exit', () => {
+  stopAll();
+  rmSync(run, { recursive: true, force: true });
+});
 
 // CPU seconds a process used so far (the pid is the command's own: taskset execs it).
 const cpu = (pid) => {
@@ -43,27 +63,46 @@ const cpu = (pid) => {
 };
 
 const agent = new Agent({ keepAlive: true, maxSockets: inFlight });
-const post = (port, body, auth) => new Promise((resolve, reject) => {
-  const req = request({ host: '127.0.0.1', port, path: '/v1/send_email', method: 'POST', agent,
-    headers: { 'content-type': 'application/json', authorization: auth, 'content-length': body.length } }, (res) => {
-    const chunks = [];
-    res.on('data', (c) => chunks.push(c));
-    res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks)}`))));
+const post = (port, body, auth) =>
+  new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/send_email',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', authorization: auth, 'content-length': body.length },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks)}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  req.on('error', reject);
-  req.end(body);
-});
 // n sends, `inFlight` at a time.
 const drive = async (port, n, body, auth) => {
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next++ < n) await post(port, body, auth);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < n) await post(port, body, auth);
+    }),
+  );
 };
 // The floor answers only its one route: listening is enough.
 const waitListening = async (port) => {
   for (let i = 0; i < 300; i++) {
-    const ok = await new Promise((resolve) => connect(port, '127.0.0.1', function () { this.end(); resolve(true); }).on('error', () => resolve(false)));
+    const ok = await new Promise((resolve) =>
+      connect(port, '127.0.0.1', function () {
+        this.end();
+        resolve(true);
+      }).on('error', () => resolve(false)),
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -74,17 +113,32 @@ const [rport, hport, fport] = [await freePort(), await freePort(), await freePor
 const env = {
   REDIS_URL: `redis://127.0.0.1:${rport}`,
   MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
-  SEND_WINDOW: 'always', SPACING_SECONDS: '0', LOG_LEVEL: 'warn',
-  RATE_LIMIT_BURST: '1000000000', RATE_LIMIT_PER_SECOND: '1000000000',
+  SEND_WINDOW: 'always',
+  SPACING_SECONDS: '0',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_BURST: '1000000000',
+  RATE_LIMIT_PER_SECOND: '1000000000',
   PLANS: '{"bench":{"inbox_cap":5,"daily_max":100000000}}',
 };
-start('redis-server', ['--loglevel', 'warning', '--port', String(rport), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {});
+start(
+  'redis-server',
+  ['--loglevel', 'warning', '--port', String(rport), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+  {},
+);
 await new Promise((r) => setTimeout(r, 300));
-const service = start('node', ['--max-semi-space-size=64', 'bin/mailbox.js', 'serve', '--role', 'http'], { ...env, PORT: String(hport) });
+const service = start('node', ['--max-semi-space-size=64', 'bin/mailbox.js', 'serve', '--role', 'http'], {
+  ...env,
+  PORT: String(hport),
+});
 const floor = start('node', ['--max-semi-space-size=64', 'bench/floor-send.mjs'], { ...env, PORT: String(fport) });
 await waitListening(hport);
 await waitListening(fport);
-const key = execFileSync('node', ['bench/seed.mjs', join(run, 'body.json')], { cwd: root, env: { ...process.env, ...env } }).toString().trim();
+const key = execFileSync('node', ['bench/seed.mjs', join(run, 'body.json')], {
+  cwd: root,
+  env: { ...process.env, ...env },
+})
+  .toString()
+  .trim();
 const body = readFileSync(join(run, 'body.json'));
 const auth = `Bearer ${key}`;
 
@@ -102,7 +156,9 @@ for (let b = 1; b <= batches; b++) {
   rows.push([b, project, plumbing]);
 }
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`Node CPU per send over ${sends} sends a batch, ${inFlight} in flight (user + system, /proc; load average ${load}):`);
+console.log(
+  `Node CPU per send over ${sends} sends a batch, ${inFlight} in flight (user + system, /proc; load average ${load}):`,
+);
 console.log('');
 console.log('| batch | send_email µs | floor µs | floor / send_email |');
 console.log('|---|---:|---:|---:|');

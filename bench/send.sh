@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# send_email over HTTP under wrk, beside the bare uWS echo of ../shared/bench and the project's own
+# send_email over HTTP under wrk, beside the bare uWS echo of the kit (bench/kit.sh) and the project's own
 # floor (bench/floor-send.mjs: the same HTTP and Redis plumbing with scripts that decide nothing), in
 # the same run.
 # Two placements of the project's Redis: on core 1 with the project (the kit's rule: every server on

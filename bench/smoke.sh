@@ -7,8 +7,10 @@
 # Usage: bash bench/smoke.sh [NAME...]   (NAME: a file name under bench/, e.g. send.sh; default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [[ ! -x ${BENCH_KIT:-../shared/bench}/setup.sh ]]; then
-  echo "smoke: the side-by-side kit is not at ${BENCH_KIT:-../shared/bench}: put it there or name it with BENCH_KIT" >&2
+# shellcheck source=bench/kit.sh
+source bench/kit.sh
+if ! kit_present; then
+  echo "smoke: the side-by-side kit is not at $BENCH_KIT: put it there or name it with BENCH_KIT" >&2
   exit 1
 fi
 npm run build >/dev/null || exit 1

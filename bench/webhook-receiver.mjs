@@ -7,7 +7,7 @@
 // receiver's port, so it starts before them.
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { chooseEngine } from '../dist/src/http/uws.js';
+import { chooseEngine } from '../dist/src/http/engine.js';
 
 // uWS itself (its SSLApp; node:http has no stand-in here): a Node no uWS build loads on cannot run this receiver.
 const uws = chooseEngine('uws').engine;
@@ -15,7 +15,9 @@ const uws = chooseEngine('uws').engine;
 const [keyFile, certFile, secretsFile, expected] = process.argv.slice(2);
 let verifiers = null;
 const verifier = (space) => {
-  verifiers ??= new Map(Object.entries(JSON.parse(readFileSync(secretsFile, 'utf8'))).map(([id, secret]) => [id, new Webhook(secret)]));
+  verifiers ??= new Map(
+    Object.entries(JSON.parse(readFileSync(secretsFile, 'utf8'))).map(([id, secret]) => [id, new Webhook(secret)]),
+  );
   return verifiers.get(space);
 };
 let count = 0;
@@ -28,7 +30,11 @@ uws
   .post('/*', (res, req) => {
     const check = count % 50 === 49;
     const headers = check
-      ? { 'webhook-id': req.getHeader('webhook-id'), 'webhook-timestamp': req.getHeader('webhook-timestamp'), 'webhook-signature': req.getHeader('webhook-signature') }
+      ? {
+          'webhook-id': req.getHeader('webhook-id'),
+          'webhook-timestamp': req.getHeader('webhook-timestamp'),
+          'webhook-signature': req.getHeader('webhook-signature'),
+        }
       : null;
     const chunks = [];
     res.onAborted(() => {});
@@ -49,7 +55,9 @@ uws
       res.cork(() => res.writeStatus('200 OK').end());
       if (count === Number(expected)) {
         const seconds = (performance.now() - first) / 1000;
-        process.stdout.write(`deliveries=${count} secs=${seconds.toFixed(2)} per_s=${Math.round(count / seconds)} sampled=${sampled} bad_signatures=${badSignatures}\n`);
+        process.stdout.write(
+          `deliveries=${count} secs=${seconds.toFixed(2)} per_s=${Math.round(count / seconds)} sampled=${sampled} bad_signatures=${badSignatures}\n`,
+        );
       }
     });
   })

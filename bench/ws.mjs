@@ -34,7 +34,6 @@ process.on('exit', () => {
   rmSync(run, { recursive: true, force: true });
 });
 
-
 /** A child process; resolves once its output matches `ready` (if given). */
 function start(command, args, env, ready) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -53,7 +52,12 @@ function start(command, args, env, ready) {
 }
 
 const redisPort = await freePort();
-await start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, /Ready to accept/);
+await start(
+  'redis-server',
+  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+  {},
+  /Ready to accept/,
+);
 const env = {
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
   PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 20 } }),
@@ -62,12 +66,26 @@ const env = {
   // Every socket authenticates: the per-key limiter would measure itself.
   RATE_LIMIT_BURST: '100000000',
   RATE_LIMIT_PER_SECOND: '100000000',
+  // A hundred sockets of one key per space: the front end's capacity is measured, not the per-key caps.
+  WS_MAX_SOCKETS_PER_KEY: '100000',
+  WS_MAX_SOCKETS_PER_SPACE: '100000',
 };
 const rt = createRuntime(loadConfig(env));
 const httpPort = await freePort();
-const front = await start('node', ['bin/mailbox.js', 'serve', '--role', 'http'], { ...env, PORT: String(httpPort) }, null);
+const front = await start(
+  'node',
+  ['bin/mailbox.js', 'serve', '--role', 'http'],
+  { ...env, PORT: String(httpPort) },
+  null,
+);
 for (let i = 0; i < 100; i++) {
-  if (await fetch(`http://127.0.0.1:${httpPort}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`http://127.0.0.1:${httpPort}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const rssMiB = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${front.pid}/status`, 'utf8'))[1]) / 1024;
@@ -75,7 +93,12 @@ const rssMiB = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${front
 async function seedSpace() {
   const space = await createSpace(rt, { human: 'humain@bench.test', plan: 'bench', verified: true });
   const access = await authenticate(rt, space.api_key);
-  const inbox = await createInbox(rt, access, { username: `b${Math.random().toString(36).slice(2, 10)}`, domain: rt.config.commonDomain, shared: true, display_name: 'Banc' });
+  const inbox = await createInbox(rt, access, {
+    username: `b${Math.random().toString(36).slice(2, 10)}`,
+    domain: rt.config.commonDomain,
+    shared: true,
+    display_name: 'Banc',
+  });
   return { ...space, inbox };
 }
 
@@ -83,7 +106,9 @@ async function seedSpace() {
 function subscribe(apiKey, onEvent = () => {}) {
   let live = false;
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${httpPort}/v1/events/ws`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const ws = new WebSocket(`ws://127.0.0.1:${httpPort}/v1/events/ws`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     ws.once('open', () => ws.send('{"type":"subscribe"}'));
     ws.once('error', reject);
     ws.on('message', (data) => {
@@ -128,7 +153,9 @@ const rssBefore = rssMiB();
 const idle = [];
 const opening = performance.now();
 for (let i = 0; i < SOCKETS; i += OPENING) {
-  const batch = Array.from({ length: Math.min(OPENING, SOCKETS - i) }, (_, j) => subscribe(spaces[(i + j) % SPACES].api_key));
+  const batch = Array.from({ length: Math.min(OPENING, SOCKETS - i) }, (_, j) =>
+    subscribe(spaces[(i + j) % SPACES].api_key),
+  );
   idle.push(...(await Promise.all(batch)));
 }
 const openSeconds = (performance.now() - opening) / 1000;

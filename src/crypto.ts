@@ -24,7 +24,9 @@ export function seal(masterKey: Buffer, plaintext: string, context: string): str
   const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** Throws when the value was not sealed under this key and context (tampered, moved, or another key). */
@@ -48,7 +50,8 @@ export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
   let keys = derivedKeys.get(masterKey);
   if (!keys) derivedKeys.set(masterKey, (keys = new Map()));
   let key = keys.get(purpose);
-  if (!key) keys.set(purpose, (key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `mailbox:${purpose}`, 32))));
+  if (!key)
+    keys.set(purpose, (key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `mailbox:${purpose}`, 32))));
   return key;
 }
 

@@ -15,7 +15,11 @@ export function decodeCursor(cursor: string, scope: string, parameter = 'cursor'
   } catch {
     // fall through: not ours
   }
-  throw new MailboxError('invalid_argument', { parameter }, {
-    reason: "ce curseur ne vient pas d'un appel précédent de cette même lecture.",
-  });
+  throw new MailboxError(
+    'invalid_argument',
+    { parameter },
+    {
+      reason: "ce curseur ne vient pas d'un appel précédent de cette même lecture.",
+    },
+  );
 }

@@ -11,9 +11,11 @@ export interface Logger {
 
 export function createLogger(level: LogLevel): Logger {
   const threshold = LEVELS[level] ?? LEVELS.info;
-  const write = (at: LogLevel) => (msg: string, fields: Record<string, unknown> = {}) => {
-    if (LEVELS[at] < threshold) return;
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: at, msg, ...fields }) + '\n');
-  };
+  const write =
+    (at: LogLevel) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      if (LEVELS[at] < threshold) return;
+      process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: at, msg, ...fields }) + '\n');
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -88,7 +88,7 @@ new Gauge({
     this.reset();
     if (!readQueueDepths) return;
     // Redis away: no series rather than a failed scrape (the other families still tell what happens).
-    const depths = await readQueueDepths().catch(() => ({}) as QueueDepths);
+    const depths = await readQueueDepths().catch(() => ({}));
     for (const [queue, { waiting, delayed }] of Object.entries(depths)) {
       this.set({ queue, state: 'waiting' }, waiting);
       this.set({ queue, state: 'delayed' }, delayed);
@@ -112,8 +112,10 @@ const smtpVerdicts = new Counter({
   registers,
 });
 
-export const countSmtpVerdict = (command: 'connect' | 'rcpt' | 'data', verdict: 'accept' | 'tempfail' | 'reject'): void =>
-  smtpVerdicts.inc({ command, verdict });
+export const countSmtpVerdict = (
+  command: 'connect' | 'rcpt' | 'data',
+  verdict: 'accept' | 'tempfail' | 'reject',
+): void => smtpVerdicts.inc({ command, verdict });
 
 const smtpSessions = new Gauge({ name: 'mailbox_smtp_sessions', help: 'Inbound SMTP sessions open now.', registers });
 
@@ -138,7 +140,11 @@ const webhookLag = new Histogram({
 
 export const observeWebhookLag = (lagMs: number): void => webhookLag.observe(Math.max(0, lagMs) / 1000);
 
-const realtimeSockets = new Gauge({ name: 'mailbox_realtime_sockets', help: 'Realtime sockets (GET /v1/events/ws) open now on this front end.', registers });
+const realtimeSockets = new Gauge({
+  name: 'mailbox_realtime_sockets',
+  help: 'Realtime sockets (GET /v1/events/ws) open now on this front end.',
+  registers,
+});
 const realtimeReaders = new Gauge({
   name: 'mailbox_realtime_readers',
   help: 'Blocking readers of a space stream (one per space with an authenticated socket here), each holding a Redis connection.',

@@ -40,8 +40,13 @@ const notComposed = (): never => {
 };
 
 const unwiredBlobs: BlobStore = {
-  put: async () => notComposed(), get: async () => notComposed(), stream: async () => notComposed(), list: async () => notComposed(), spaces: async () => notComposed(),
-  remove: async () => notComposed(), removeSpace: async () => notComposed(),
+  put: async () => notComposed(),
+  get: async () => notComposed(),
+  stream: async () => notComposed(),
+  list: async () => notComposed(),
+  spaces: async () => notComposed(),
+  remove: async () => notComposed(),
+  removeSpace: async () => notComposed(),
 };
 
 export const unwiredPorts: Ports = { systemMail: async () => notComposed(), billing: notComposed, blobs: unwiredBlobs };

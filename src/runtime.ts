@@ -20,7 +20,10 @@ export interface Runtime {
   ports: Ports;
 }
 
-export function createRuntime(config: Config, options: { clock?: Clock; redis?: RedisClient; log?: Logger } = {}): Runtime {
+export function createRuntime(
+  config: Config,
+  options: { clock?: Clock; redis?: RedisClient; log?: Logger } = {},
+): Runtime {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   const redis = options.redis ?? createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });

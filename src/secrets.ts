@@ -2,13 +2,13 @@ import { hash, randomBytes } from 'node:crypto';
 import { ID_BODY_PATTERN, idBody } from './ids.js';
 
 /**
- * Key secrets look like `mbx_<space-prefix>_<32 base62>` (decisions.md 2). The space-prefix is the
+ * Key secrets look like `mbx_<space-prefix>_<32 base62>` (docs/contract.md, Decision 2). The space-prefix is the
  * space id's body rotated so that its random half comes first: the space is read from the secret
  * itself (authentication is one round trip inside the space's hash slot), and the first 12 characters
  * (`prefix` in key lists) name the space distinctly, so any key of the space, or its start, is spotted
  * in a text (`secret_in_message`).
  */
-export const KEY_PREFIX_CHARS = 12;
+const KEY_PREFIX_CHARS = 12;
 /**
  * The kinds of secret that name their space the same way: API keys (`mbx`), human sign-in sessions
  * (`mbs`), and a connection's OAuth authorization codes (`mbc`), access tokens (`mbt`) and refresh
@@ -39,7 +39,8 @@ export function spaceOfSecret(secret: string, kind: SecretKind = 'mbx'): string 
   return match && match[1] === kind ? `spc_${match[2]!.slice(HALF)}${match[2]!.slice(0, HALF)}` : null;
 }
 
-export const keySecret = (spaceId: string, random: string, kind: SecretKind = 'mbx'): string => `${kind}_${spacePrefix(spaceId)}_${random}`;
+export const keySecret = (spaceId: string, random: string, kind: SecretKind = 'mbx'): string =>
+  `${kind}_${spacePrefix(spaceId)}_${random}`;
 
 export const keyPrefix = (spaceId: string): string => `mbx_${spacePrefix(spaceId)}`.slice(0, KEY_PREFIX_CHARS);
 

@@ -12,7 +12,8 @@ import { ROOT } from '../../src/paths.js';
 
 export const SCHEMA_FILE = join(ROOT, 'clients/typescript/schema.d.ts');
 
-const HEADER = '// Generated from GET /v1/openapi.json by `npm run client:generate` (openapi-typescript): do not edit.\n\n';
+const HEADER =
+  '// Generated from GET /v1/openapi.json by `npm run client:generate` (openapi-typescript): do not edit.\n\n';
 
 /** The text schema.d.ts must hold for the current registry. */
 export async function clientSchema(): Promise<string> {

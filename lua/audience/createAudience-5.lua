@@ -5,9 +5,15 @@
   KEYS[3] audience      hash of the new audience's fields
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] audience id   ARGV[2] name   ARGV[3] now, ISO 8601   ARGV[4] creating key id
-  ARGV[5] journal line id   ARGV[6] journal line JSON (audience.created)   ARGV[7] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"} (no such space).
+  ARGV[1] audienceId: string  audience id
+  ARGV[2] name: string        its name
+  ARGV[3] nowIso: string      now, ISO 8601
+  ARGV[4] keyId: string       the creating key's id
+  ARGV[5] lineId: string      journal line id
+  ARGV[6] lineJson: json      journal line JSON (audience.created)
+  ARGV[7] lineRefs: json      journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found (no such space)
   Events: none; journal line audience.created.
 ]]
 --- @include "refuse"

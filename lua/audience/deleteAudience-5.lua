@@ -6,10 +6,12 @@
   KEYS[3] audiences        sorted set of the space's audience ids
   KEYS[4] journal          hash line id -> line JSON
   KEYS[5] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] audience id
-  ARGV[2] journal line id   ARGV[3] journal line JSON (audience.deleted; the script sets data.contact_count)
-  ARGV[4] journal refs JSON array
-  Returns {"contact_count":n} | {"error":"not_found"} | {"error":"audience_in_use","hint":{"campaign_id":...}}.
+  ARGV[1] audienceId: string  audience id
+  ARGV[2] lineId: string      journal line id
+  ARGV[3] lineJson: json      journal line JSON (audience.deleted; the script sets data.contact_count)
+  ARGV[4] lineRefs: json      journal refs JSON array
+  Returns { contact_count: number }
+  Refuses not_found | audience_in_use { campaign_id }
   Events: none; journal line audience.deleted.
 ]]
 --- @include "refuse"

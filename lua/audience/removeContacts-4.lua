@@ -5,10 +5,12 @@
   KEYS[2] audienceMembers  sorted set address -> rank
   KEYS[3] journal          hash line id -> line JSON
   KEYS[4] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] addresses JSON array
-  ARGV[2] journal line id   ARGV[3] journal line JSON (contacts.removed; the script sets data.removed)
-  ARGV[4] journal refs JSON array
-  Returns {"removed":n} | {"error":"not_found"}.
+  ARGV[1] addresses: json  JSON array of the addresses
+  ARGV[2] lineId: string   journal line id
+  ARGV[3] lineJson: json   journal line JSON (contacts.removed; the script sets data.removed)
+  ARGV[4] lineRefs: json   journal refs JSON array
+  Returns { removed: number }
+  Refuses not_found
   Events: none; journal line contacts.removed.
 ]]
 --- @include "refuse"

@@ -13,8 +13,11 @@
   KEYS[4] campaignClaims    sorted set address -> claim time (ms)
   KEYS[5] campaignPending   sorted set address -> rank, handed back
   KEYS[6] inbox             hash of the inbox's fields (queued, drafts)
-  ARGV[1] now (ms)   ARGV[2] inbox id   ARGV[3] target: most messages of the inbox waiting at once
-  Returns {"claims":[address,...],"exhausted":bool} (exhausted: no member left to claim, none pending).
+  ARGV[1] now: number      now (ms)
+  ARGV[2] inboxId: string  the inbox the claims are for
+  ARGV[3] target: number   most messages of the inbox waiting at once
+  Returns { claims: string[] | EmptyTable, exhausted: boolean }
+    // claims: addresses; exhausted: no member left to claim, none pending
   Events: none; no journal line.
 ]]
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return cjson.encode({ claims = {}, exhausted = false }) end

@@ -6,8 +6,9 @@
   KEYS[2] campaignContacts  hash address -> state JSON
   KEYS[3] campaignFollowUps sorted set address -> when the next follow-up is due (ms)
   KEYS[4] campaignClaims    sorted set address -> claim time (ms)
-  ARGV[1] now (ms)   ARGV[2] most contacts to claim
-  Returns {"claims":[{"email":...,"state":{...}}]}.
+  ARGV[1] now: number   now (ms)
+  ARGV[2] most: number  most contacts to claim
+  Returns { claims: { email: string, state: ContactState }[] | EmptyTable }
   Events: none; no journal line.
 ]]
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return cjson.encode({ claims = {} }) end

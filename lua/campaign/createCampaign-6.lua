@@ -7,9 +7,13 @@
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[6] space         hash of the space's fields (a space erased meanwhile gets nothing written)
-  ARGV[1] campaign id   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.created)
-  ARGV[4] journal refs JSON array   ARGV[5 ..] the campaign's fields and values
-  Returns {"ok":true} | {"error":"not_found"} (the audience or the space is gone).
+  ARGV[1] campaignId: string  campaign id
+  ARGV[2] lineId: string      journal line id
+  ARGV[3] lineJson: json      journal line JSON (campaign.created)
+  ARGV[4] lineRefs: json      journal refs JSON array
+  ARGV[5 ..] fields: pairs    the campaign's fields and values
+  Returns { ok: true }
+  Refuses not_found (the audience or the space is gone)
   Events: none; journal line campaign.created.
 ]]
 --- @include "refuse"

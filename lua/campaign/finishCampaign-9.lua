@@ -11,9 +11,12 @@
   KEYS[7] events            stream of the space's events
   KEYS[8] journal           hash line id -> line JSON
   KEYS[9] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now, ISO 8601   ARGV[2] journal line id   ARGV[3] journal line JSON (campaign.finished)
-  ARGV[4] journal refs JSON array   ARGV[5] packed event (actors/events.ts prepareEvent) (mail.campaign.finished)
-  Returns {"finished":true|false}.
+  ARGV[1] nowIso: string  now, ISO 8601
+  ARGV[2] lineId: string  journal line id
+  ARGV[3] lineJson: json  journal line JSON (campaign.finished)
+  ARGV[4] lineRefs: json  journal refs JSON array
+  ARGV[5] event: string   packed event (actors/events.ts prepareEvent) (mail.campaign.finished)
+  Returns { finished: boolean }
   Events: mail.campaign.finished; journal line campaign.finished.
 ]]
 --- @include "appendJournal"

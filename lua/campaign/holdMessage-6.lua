@@ -12,8 +12,10 @@
   KEYS[4] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
   KEYS[5] queue        sorted set of the space's queued message ids by departure (ms)
   KEYS[6] inboxSlots   hash of reserved departures per Paris day, and `last`
-  ARGV[1] message id   ARGV[2] the Paris day of its slot   ARGV[3] spacing (ms, without jitter)
-  Returns {"held":true|false}.
+  ARGV[1] messageId: string  message id
+  ARGV[2] day: string        the Paris day of its slot
+  ARGV[3] spacing: number    spacing (ms, without jitter)
+  Returns { held: boolean }
   Events: none (the pause told it); no journal line.
 ]]
 --- @include "countDown"

@@ -5,9 +5,12 @@
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] journal line id   ARGV[2] journal line JSON (campaign.paused)   ARGV[3] journal refs JSON array
-  ARGV[4] packed event (actors/events.ts prepareEvent) (mail.campaign.paused)
-  Returns {"status":"paused"} | {"error":"not_found"} | {"error":"campaign_not_running","hint":{"status":...}}.
+  ARGV[1] lineId: string  journal line id
+  ARGV[2] lineJson: json  journal line JSON (campaign.paused)
+  ARGV[3] lineRefs: json  journal refs JSON array
+  ARGV[4] event: string   packed event (actors/events.ts prepareEvent) (mail.campaign.paused)
+  Returns { status: 'paused' }
+  Refuses not_found | campaign_not_running { status }
   Events: mail.campaign.paused; journal line campaign.paused.
 ]]
 --- @include "refuse"

@@ -4,8 +4,10 @@
   again with the same idempotency key: a message already made is answered, not made twice.
   KEYS[1] campaignContacts  hash address -> state JSON
   KEYS[2] campaignClaims    sorted set address -> claim time (ms)
-  ARGV[1] now (ms)   ARGV[2] claimed before this (ms) is stale   ARGV[3] most to take
-  Returns {"claims":[{"email":...,"state":{...}}]}.
+  ARGV[1] now: number          now (ms)
+  ARGV[2] staleBefore: number  claimed before this (ms) is stale
+  ARGV[3] most: number         most to take
+  Returns { claims: { email: string, state: ContactState }[] | EmptyTable }
   Events: none; no journal line.
 ]]
 local claims = {}

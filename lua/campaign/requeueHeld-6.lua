@@ -8,9 +8,12 @@
   KEYS[4] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
   KEYS[5] queue        sorted set of the space's queued message ids by departure (ms)
   KEYS[6] inboxSlots   hash of reserved departures per Paris day, and `last`
-  ARGV[1] message id   ARGV[2] earliest departure (ms)   ARGV[3] spacing (ms)
-  ARGV[4] intervals "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
-  Returns {"slot":ms,"wake":bool} | {"slot":null} (not held, campaign not running, or no slot: stays held).
+  ARGV[1] messageId: string  message id
+  ARGV[2] earliest: number   earliest departure (ms)
+  ARGV[3] spacing: number    spacing (ms)
+  ARGV[4] intervals: string  "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
+  Returns { slot: number, wake: boolean }
+    | { slot: null } // not held, campaign not running, or no slot: stays held
   Events: none; no journal line.
 ]]
 --- @include "findSlot"
@@ -22,9 +25,9 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'queued' then
   redis.call('ZREM', KEYS[3], ARGV[1])
   return cjson.encode({ slot = cjson.null })
 end
-local slot, day = findSlot(KEYS[6], ARGV[4], tonumber(ARGV[2]), tonumber(ARGV[3]))
+local slot, day = findSlot(KEYS[6], ARGV[4], tonumber(ARGV[2]), tonumber(ARGV[3]), false)
 if not slot then return cjson.encode({ slot = cjson.null }) end
-commitSlot(KEYS[6], slot, day)
+commitSlot(KEYS[6], slot, day, false)
 local score = string.format('%d', slot)
 redis.call('ZADD', KEYS[4], score, ARGV[1])
 redis.call('ZADD', KEYS[5], score, ARGV[1])

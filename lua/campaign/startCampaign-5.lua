@@ -7,11 +7,14 @@
   KEYS[3] events        stream of the space's events
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now, ISO 8601   ARGV[2] key id   ARGV[3] journal line id
-  ARGV[4] journal line JSON (campaign.started)   ARGV[5] journal refs JSON array
-  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.campaign.started)
-  Returns {"status":"running","was":"draft"|"paused"|"running"} | {"error":"not_found"}
-    | {"error":"campaign_not_startable","hint":{"status":...}}.
+  ARGV[1] nowIso: string  now, ISO 8601
+  ARGV[2] keyId: string   the starting key's id
+  ARGV[3] lineId: string  journal line id
+  ARGV[4] lineJson: json  journal line JSON (campaign.started)
+  ARGV[5] lineRefs: json  journal refs JSON array
+  ARGV[6] event: string   packed event (actors/events.ts prepareEvent) (mail.campaign.started)
+  Returns { status: 'running', was: 'draft' | 'paused' | 'running' }
+  Refuses not_found | campaign_not_startable { status }
   Events: mail.campaign.started; journal line campaign.started (not for a running one).
 ]]
 --- @include "refuse"

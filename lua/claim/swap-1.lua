@@ -2,9 +2,9 @@
   Compare-and-set of a global claim (an address or a domain, each under its own hash tag): the claim
   moves only from the value the caller last saw, so two front ends can never both take or drop it.
   KEYS[1] claim     string, the claim's JSON value (src/redis/keys.ts globalKeys)
-  ARGV[1] expected current value; '' = the claim must not exist
-  ARGV[2] new value; '' = delete the claim
-  Returns {"ok":true} | {"ok":false,"current":<value or null>} when the claim is not what was expected.
+  ARGV[1] expected: string  expected current value; '' = the claim must not exist
+  ARGV[2] next: string      new value; '' = delete the claim
+  Returns { ok: true } | { ok: false, current: string | null } // false: the claim is not what was expected
   A claim that already holds the new value answers ok: a value names its claimant, so that is this
   call's first run (a resend after a lost reply), not another's move. A removal run twice answers
   ok false the second time (an absent claim does not say who removed it): the claim is gone either way.

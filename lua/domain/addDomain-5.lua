@@ -6,14 +6,15 @@
   KEYS[3] domain        hash of the new domain's fields
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] domain id
-  ARGV[2] domain name
-  ARGV[3] domain fields as JSON object (string values)
-  ARGV[4] domains allowed per space
-  ARGV[5] journal line id
-  ARGV[6] journal line JSON
-  ARGV[7] journal refs JSON array
-  Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"domain_exists"} | {"error":"domain_limit"}.
+  ARGV[1] domainId: string    domain id
+  ARGV[2] name: string        domain name
+  ARGV[3] fields: json        domain fields as JSON object (string values)
+  ARGV[4] maxDomains: number  domains allowed per space
+  ARGV[5] lineId: string      journal line id
+  ARGV[6] lineJson: json      journal line JSON
+  ARGV[7] lineRefs: json      journal refs JSON array
+  Returns { ok: true }
+  Refuses unauthorized (space gone) | domain_exists | domain_limit
   Events: none; journal line domain.added.
 ]]
 --- @include "refuse"

@@ -6,19 +6,20 @@
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] domain id (the check is void if the domain was removed, or removed and added again, meanwhile)
-  ARGV[2] now (ISO 8601)
-  ARGV[3] checks JSON (state and value seen per record)
-  ARGV[4] '1' when every required record is found, else '0'
-  ARGV[5] reason in French, the required records missing ('' when none)
-  ARGV[6] '1' for a check asked by a tool: journalled even when nothing changes
-  ARGV[7] journal line id
-  ARGV[8] journal line JSON, kind `domain.checked` (set here to `domain.verified` or `domain.suspended` on a transition)
-  ARGV[9] journal refs JSON array
-  ARGV[10] packed event mail.domain.verified (from pending), '' when records are missing
-  ARGV[11] packed event mail.domain.verified with data.restored (from suspended), '' when records are missing
-  ARGV[12] packed event mail.domain.suspended, '' when every required record is found
-  Returns {"status":<after>,"previous":<before>} | {"error":"not_found"}.
+  ARGV[1] domainId: string         domain id (the check is void if the domain was removed, or removed and added again, meanwhile)
+  ARGV[2] nowIso: string           now (ISO 8601)
+  ARGV[3] checks: json             checks JSON (state and value seen per record)
+  ARGV[4] found: flag              every required record is found
+  ARGV[5] reason: 'records_missing' | ''  why it is suspended (src/texts.ts REASONS), '' when every required record is found
+  ARGV[6] asked: flag              a check asked by a tool: journalled even when nothing changes
+  ARGV[7] lineId: string           journal line id
+  ARGV[8] lineJson: json           journal line JSON (kind `domain.checked`, set here to `domain.verified` or `domain.suspended` on a transition)
+  ARGV[9] lineRefs: json           journal refs JSON array
+  ARGV[10] verifiedEvent: string   packed event mail.domain.verified (from pending), '' when records are missing
+  ARGV[11] restoredEvent: string   packed event mail.domain.verified with data.restored (from suspended), '' when records are missing
+  ARGV[12] suspendedEvent: string  packed event mail.domain.suspended, '' when every required record is found
+  Returns { status: 'pending' | 'verified' | 'suspended', previous: 'pending' | 'verified' | 'suspended' } // after the check, and before
+  Refuses not_found
   Events: mail.domain.verified (pending or suspended -> verified, data.restored), mail.domain.suspended;
     journal line domain.verified, domain.suspended, or domain.checked (manual check without change).
 ]]

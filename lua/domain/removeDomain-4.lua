@@ -5,11 +5,12 @@
   KEYS[2] domain        hash of the domain's fields
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] domain name
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON
-  ARGV[4] journal refs JSON array
-  Returns {"id":<domain id>} | {"error":"not_found"} | {"error":"domain_in_use"}.
+  ARGV[1] name: string    domain name
+  ARGV[2] lineId: string  journal line id
+  ARGV[3] lineJson: json  journal line JSON
+  ARGV[4] lineRefs: json  journal refs JSON array
+  Returns { id: string } // the domain's id
+  Refuses not_found | domain_in_use
   Events: none; journal line domain.removed.
 ]]
 --- @include "refuse"

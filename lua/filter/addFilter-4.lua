@@ -5,13 +5,13 @@
   KEYS[2] filters       hash filter id -> filter JSON
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] filter JSON {id, inbox_id, direction, action, value, created_at, created_by}
-  ARGV[2] most filters a space may hold
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON (filter.added)
-  ARGV[5] journal refs JSON array
-  Returns {"created":true|false,"filter":<the filter in place>} | {"error":"not_found"} (no such space)
-    | {"error":"filter_limit","hint":{"max":n}}.
+  ARGV[1] filter: json        filter JSON {id, inbox_id, direction, action, value, created_at, created_by}
+  ARGV[2] maxFilters: number  most filters a space may hold
+  ARGV[3] lineId: string      journal line id
+  ARGV[4] lineJson: json      journal line JSON (filter.added)
+  ARGV[5] lineRefs: json      journal refs JSON array
+  Returns { created: boolean, filter: Filter } // filter: the one in place
+  Refuses not_found (no such space) | filter_limit { max }
   Events: none; journal line filter.added when written.
 ]]
 --- @include "refuse"

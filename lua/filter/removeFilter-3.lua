@@ -4,11 +4,12 @@
   KEYS[1] filters       hash filter id -> filter JSON
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] filter id
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON (filter.removed)
-  ARGV[4] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"}.
+  ARGV[1] filterId: string  filter id
+  ARGV[2] lineId: string    journal line id
+  ARGV[3] lineJson: json    journal line JSON (filter.removed)
+  ARGV[4] lineRefs: json    journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found
   Events: none; journal line filter.removed.
 ]]
 --- @include "refuse"

@@ -8,18 +8,18 @@
   KEYS[5] domain          hash of the space's own domain the inbox goes on (not read for a common-domain inbox)
   KEYS[6] journal         hash line id -> line JSON
   KEYS[7] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] inbox id
-  ARGV[2] inbox fields as JSON object (string values)
-  ARGV[3] now (ms)
-  ARGV[4] '1' for an inbox of the common domain, '0' for one of the space's own domain
-  ARGV[5] inbox cap by plan name, JSON object (`none` included)
-  ARGV[6] creation window (ms): 7 days
-  ARGV[7] journal line id
-  ARGV[8] journal line JSON
-  ARGV[9] journal refs JSON array
-  Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"domain_not_allowed"} (domain removed meanwhile)
-    | {"error":"domain_not_verified"} | {"error":"domain_suspended"} | {"error":"payment_required"}
-    | {"error":"inbox_limit","hint":{"inbox_count"}} | {"error":"inbox_creation_limit","hint":{"retry_after_seconds"}}.
+  ARGV[1] inboxId: string  inbox id
+  ARGV[2] fields: json     inbox fields as JSON object (string values)
+  ARGV[3] now: number      now (ms)
+  ARGV[4] common: flag     an inbox of the common domain (else of the space's own domain)
+  ARGV[5] caps: json       inbox cap by plan name, JSON object (`none` included)
+  ARGV[6] window: number   creation window (ms): 7 days
+  ARGV[7] lineId: string   journal line id
+  ARGV[8] lineJson: json   journal line JSON
+  ARGV[9] lineRefs: json   journal refs JSON array
+  Returns { ok: true }
+  Refuses unauthorized (space gone) | domain_not_allowed (domain removed meanwhile) | domain_not_verified
+    | domain_suspended | payment_required | inbox_limit { inbox_count } | inbox_creation_limit { retry_after_seconds }
   Events: none; journal line inbox.created.
 ]]
 --- @include "refuse"

@@ -6,12 +6,13 @@
   KEYS[3] domain        hash of the space's own domain the inbox lives on (not touched for a common-domain inbox)
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] inbox id
-  ARGV[2] now (ISO 8601)
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON
-  ARGV[5] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"} (absent or already deleted) | {"error":"inbox_suspended"}.
+  ARGV[1] inboxId: string  inbox id
+  ARGV[2] nowIso: string   now (ISO 8601)
+  ARGV[3] lineId: string   journal line id
+  ARGV[4] lineJson: json   journal line JSON
+  ARGV[5] lineRefs: json   journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found (absent or already deleted) | inbox_suspended
   Events: none; journal line inbox.deleted.
 ]]
 --- @include "refuse"

@@ -12,12 +12,14 @@
   KEYS[2] inboxQueue   sorted set of the inbox's queued message ids by departure (ms)
   KEYS[3] inboxDrafts  sorted set of the inbox's draft ids
   KEYS[4] inboxSlots   hash of reserved departures per day, `last`, and `sent:<day>`
-  ARGV[1] today (Paris day, YYYY-MM-DD)
-  ARGV[2] the number of queued messages the caller read
-  ARGV[3] JSON list of [id, departure ms, Paris day of that departure] for each queued message it read
-          that was never attempted (its reservation still stands)
-  Returns {"before":{"queued":n,"drafts":n,"slots":{day:n}},"after":{...}} | {"moved":true}
-    | {"error":"not_found"} (absent or deleted).
+  ARGV[1] today: string   today (Paris day, YYYY-MM-DD)
+  ARGV[2] queued: number  the number of queued messages the caller read
+  ARGV[3] reserved: json  JSON list of [id, departure ms, Paris day of that departure] for each queued message it read
+                          that was never attempted (its reservation still stands)
+  Returns { before: { queued: number, drafts: number, slots: Record<string, number> },
+            after: { queued: number, drafts: number, slots: Record<string, number> } }
+    | { moved: true }
+  Refuses not_found (absent or deleted)
   Events: none.
 ]]
 --- @include "refuse"

@@ -4,12 +4,13 @@
   KEYS[1] inbox         hash of the inbox's fields
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now (ISO 8601)
-  ARGV[2] the requester's message ('' if none)
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON
-  ARGV[5] journal refs JSON array
-  Returns {"ok":true,"changed":true|false} | {"error":"not_found"} (absent or deleted) | {"error":"inbox_not_suspended"}.
+  ARGV[1] nowIso: string   now (ISO 8601)
+  ARGV[2] message: string  the requester's message ('' if none)
+  ARGV[3] lineId: string   journal line id
+  ARGV[4] lineJson: json   journal line JSON
+  ARGV[5] lineRefs: json   journal refs JSON array
+  Returns { ok: true, changed: boolean }
+  Refuses not_found (absent or deleted) | inbox_not_suspended
   Events: none; journal line inbox.review_requested.
 ]]
 --- @include "refuse"

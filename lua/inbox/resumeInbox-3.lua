@@ -3,11 +3,12 @@
   KEYS[1] inbox         hash of the inbox's fields
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now (ISO 8601)
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON
-  ARGV[4] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"} (absent or deleted) | {"error":"inbox_not_suspended"}.
+  ARGV[1] nowIso: string  now (ISO 8601)
+  ARGV[2] lineId: string  journal line id
+  ARGV[3] lineJson: json  journal line JSON
+  ARGV[4] lineRefs: json  journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found (absent or deleted) | inbox_not_suspended
   Events: none; journal line inbox.resumed.
 ]]
 --- @include "refuse"

@@ -5,13 +5,14 @@
   KEYS[2] events        stream of the space's events
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now (ISO 8601)
-  ARGV[2] reason, in French
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON
-  ARGV[5] journal refs JSON array
-  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.inbox.suspended)
-  Returns {"ok":true,"changed":true|false} | {"error":"not_found"} (absent or deleted).
+  ARGV[1] nowIso: string  now (ISO 8601)
+  ARGV[2] reason: string  why, a code of src/texts.ts REASONS (bounce_rate, complaint_rate): the inbox's status_reason
+  ARGV[3] lineId: string  journal line id
+  ARGV[4] lineJson: json  journal line JSON
+  ARGV[5] lineRefs: json  journal refs JSON array
+  ARGV[6] event: string   packed event (actors/events.ts prepareEvent) (mail.inbox.suspended)
+  Returns { ok: true, changed: boolean }
+  Refuses not_found (absent or deleted)
   Events: mail.inbox.suspended; journal line inbox.suspended.
 ]]
 --- @include "refuse"

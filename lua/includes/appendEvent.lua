@@ -10,7 +10,7 @@
 -- When that clock is behind the stream's last id (another front end's clock ran ahead), the entry takes
 -- the last id's ms and the first line the whole body: ids stay strictly increasing, which event_feed's
 -- cursors rely on.
--- Trimmed by age, never by count: entries older than 30 days before this one go (interface.md: kept at
+-- Trimmed by age, never by count: entries older than 30 days before this one go (docs/contract.md: kept at
 -- least thirty days; docs/events.md).
 --- @include "eventMs"
 local EVENT_RETENTION_MS = 30 * 86400000

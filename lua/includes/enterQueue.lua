@@ -1,9 +1,9 @@
 -- Puts a message in its inbox's queue at a slot found by findSlot: reserves the slot's day, counts it
--- in the inbox (`queued` + 1) and scores it in the inbox's and the space's queues. Returns true when it
+-- in the inbox (`queued` + 1; `priority`: a reply in a conversation, commitSlot) and scores it in the inbox's and the space's queues. Returns true when it
 -- became the inbox's next departure: the caller then wakes the delivery worker for it.
 --- @include "commitSlot"
-local function enterQueue(lists, id, slot, day)
-  commitSlot(lists.slots, slot, day)
+local function enterQueue(lists, id, slot, day, priority)
+  commitSlot(lists.slots, slot, day, priority)
   redis.call('HINCRBY', lists.inbox, 'queued', '1')
   local score = string.format('%d', slot)
   redis.call('ZADD', lists.inboxQueue, score, id)

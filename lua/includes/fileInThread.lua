@@ -2,7 +2,7 @@
 -- THREAD_IDS_IN_HASH messages keeps them in its hash's `msgs` field, space-separated: a sorted set of
 -- its own costs a thread of one message about 170 bytes of Redis. The next message moves them all into
 -- the thread's sorted set (score 0, ids in time order), where a thread that has one keeps adding them.
--- Readers take the field when it is there, else the set (threadIdsIn, actors/records.ts).
+-- Readers take the field when it is there, else the set (threadIdsIn, actors/stored-records.ts).
 local function fileInThread(threadKey, listKey, id)
   local THREAD_IDS_IN_HASH = 8
   local inHash = redis.call('HGET', threadKey, 'msgs')

@@ -1,6 +1,6 @@
 -- Files a new outbound message in its thread: a first message writes the new thread from
--- `threadFields` (field/value pairs, message_count 1); a reply counts in the existing thread and moves
--- its last activity. Either way the message joins the thread's messages and its loop guard window
+-- `threadFields` (field/value pairs, message_count 1); a reply counts in the existing thread, moves
+-- its last activity and writes the `threadFields` it changes (its snippet). Either way the message joins the thread's messages and its loop guard window
 -- (`window`: the entries the guard read, none for a new thread), and the thread moves up the space's
 -- threads. Returns the thread's message count.
 -- `lists` = { thread, threadMessages, threads }.
@@ -12,7 +12,7 @@ local function fileOutbound(lists, first, threadId, id, nowText, nowIso, threadF
     redis.call('HSET', lists.thread, unpack(threadFields))
   else
     messageCount = redis.call('HINCRBY', lists.thread, 'message_count', '1')
-    redis.call('HSET', lists.thread, 'last_message_at', nowIso, 'last_direction', 'outbound')
+    redis.call('HSET', lists.thread, 'last_message_at', nowIso, 'last_direction', 'outbound', unpack(threadFields))
   end
   window[#window + 1] = nowText .. ' ' .. id
   keepLoopWindow(lists.thread, window)

@@ -5,8 +5,16 @@
 -- interval, and a list decoded from JSON cost more than the search. The pattern matches the day's exact
 -- shape: a looser one (`%S+`) took the separating comma into the day, and every day after the first
 -- was reserved under a field `,<day>` its departures never read. Reads only; `commitSlot` writes.
-local function findSlot(slotsKey, intervals, earliest, spacingMs)
-  local last = tonumber(redis.call('HGET', slotsKey, 'last') or '0')
+-- `priority` (a reply in a conversation, docs/tools.md "Reply priority"): departures reserved later than
+-- `earliest` (first messages waiting for the window) do not push it back; it is spaced from the latest
+-- reply reserved (`reply_last`) and from a departure reserved up to `earliest` only.
+local function findSlot(slotsKey, intervals, earliest, spacingMs, priority)
+  local reserved = redis.call('HMGET', slotsKey, 'last', 'reply_last')
+  local last = tonumber(reserved[1] or '0')
+  if priority then
+    local replyLast = tonumber(reserved[2] or '0')
+    last = last <= earliest and math.max(last, replyLast) or replyLast
+  end
   local from = earliest
   if last > 0 and last + spacingMs > from then from = last + spacingMs end
   for day, first, stop, quota in string.gmatch(intervals, '(%d%d%d%d%-%d%d%-%d%d) (%d+) (%d+) (%d+)') do

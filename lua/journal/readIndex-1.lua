@@ -5,11 +5,11 @@
   sealed buckets, so a cursor deep in a long history costs as little as the first page) and goes down
   bucket by bucket. Reads only.
   KEYS[1] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] the list's prefix (`* `, an object id, `c:<email> `, `d:<domain> `)
-  ARGV[2] upper bound, excluded: a body or the start of one (a time); '' for none
-  ARGV[3] lower bound, included: the same; '' for none
-  ARGV[4] how many bodies at most
-  Returns {"bodies":"<the bodies, 20 characters each, newest first>"}.
+  ARGV[1] prefix: string  the list's prefix (`* `, an object id, `c:<email> `, `d:<domain> `)
+  ARGV[2] below: string   upper bound, excluded: a body or the start of one (a time); '' for none
+  ARGV[3] from: string    lower bound, included: the same; '' for none
+  ARGV[4] count: number   how many bodies at most
+  Returns { bodies: string } // the bodies, 20 characters each, newest first
   Events: none.
 ]]
 --- @include "journalBucketOf"

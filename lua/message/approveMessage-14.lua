@@ -18,17 +18,18 @@
   KEYS[12] events          stream of the space's events
   KEYS[13] journal         hash line id -> line JSON
   KEYS[14] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] request JSON: revision (the one approved), today (Paris day), third_party, to_domain ('@domain'), intervals and
-          reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/findSlot.lua), earliest, spacing_ms
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON (draft.approved)
-  ARGV[4] journal refs JSON array
-  ARGV[5] packed event (actors/events.ts prepareEvent) (mail.message.queued)
-  ARGV[6] the message id (its hash does not hold it)
-  Returns {"slot": <ms>, "wake": bool, "message": {...fields}, "inbox": {drafts, queued, next}}
-    | {"error": not_found | not_draft | revision_mismatch {revision} | inbox_suspended {reason}
-      | domain_not_verified | domain_suspended | payment_required | recipient_suppressed {reason}
-      | queue_full {retry_after_seconds}}.
+  ARGV[1] request: json      request JSON: revision (the one approved), today (Paris day), third_party, recipients (every address, space-separated),
+                             intervals and reply_intervals ("<day> <start> <end> <quota>,..." strings: lua/includes/findSlot.lua),
+                             earliest, spacing_ms
+  ARGV[2] lineId: string     journal line id
+  ARGV[3] lineJson: json     journal line JSON (draft.approved)
+  ARGV[4] lineRefs: json     journal refs JSON array
+  ARGV[5] event: string      packed event (actors/events.ts prepareEvent) (mail.message.queued)
+  ARGV[6] messageId: string  the message id (its hash does not hold it)
+  Returns { slot: number, wake: boolean, message: HashFields, inbox: InboxFigures }
+  Refuses not_found | not_draft | revision_mismatch { revision } | inbox_suspended { reason }
+    | domain_not_verified | domain_suspended | payment_required | recipient_suppressed { reason, recipient? }
+    | queue_full { retry_after_seconds }
   Events: mail.message.queued; journal line draft.approved.
 ]]
 --- @include "refuse"
@@ -58,17 +59,17 @@ if message.revision ~= req.revision then return refuse('revision_mismatch', { re
 
 local refusal = senderRefusal(hashToTable(KEYS[2]), KEYS[3])
   or (req.third_party and planRefusal(KEYS[1]))
-  or (message.test ~= '1' and suppressionRefusal(KEYS[11], message.to, req.to_domain))
+  or (message.test ~= '1' and suppressionRefusal(KEYS[11], req.recipients))
 if refusal then return refusal end
 
 local answering = redis.call('HGET', KEYS[5], 'correspondent_wrote') == '1'
-local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms)
+local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms, answering)
 if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 
 local id = ARGV[6]
 local lists = { drafts = KEYS[6], inboxDrafts = KEYS[7], queue = KEYS[8], inboxQueue = KEYS[9], slots = KEYS[10], inbox = KEYS[2] }
 leaveWaiting(lists, id, 'draft', '')
-local wake = enterQueue(lists, id, slot, day)
+local wake = enterQueue(lists, id, slot, day, answering)
 redis.call('HSET', KEYS[4], 'status', 'queued', 'slot', slot, 'any_time', answering and '1' or '0')
 appendJournal(KEYS[13], KEYS[14], ARGV[2], ARGV[3], ARGV[4])
 appendEvent(KEYS[12], ARGV[5])

@@ -18,15 +18,15 @@
   KEYS[9] thread           hash of the message's thread (its loop guard window)
   KEYS[10] journal         hash line id -> line JSON
   KEYS[11] journalIndex    hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] the slot the caller read ('' for a draft)
-  ARGV[2] the Paris day of that slot, YYYY-MM-DD ('' for a draft)
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON (message.cancelled)
-  ARGV[5] journal refs JSON array
-  ARGV[6] spacing (ms, without jitter): the least any two departures of the inbox are apart
-  ARGV[7] the message id (its hash does not hold it)
-  Returns {"message": {...the message's fields, status cancelled}} | {"stale": true}
-    | {"error": not_found | not_cancellable}.
+  ARGV[1] slot: string       the slot the caller read ('' for a draft)
+  ARGV[2] day: string        the Paris day of that slot, YYYY-MM-DD ('' for a draft)
+  ARGV[3] lineId: string     journal line id
+  ARGV[4] lineJson: json     journal line JSON (message.cancelled)
+  ARGV[5] lineRefs: json     journal refs JSON array
+  ARGV[6] spacing: number    spacing (ms, without jitter): the least any two departures of the inbox are apart
+  ARGV[7] messageId: string  the message id (its hash does not hold it)
+  Returns { message: HashFields } | { stale: true } // message: its fields, status cancelled
+  Refuses not_found | not_cancellable
   Events: none (no event type tells a cancellation); journal line message.cancelled.
 ]]
 --- @include "refuse"
@@ -41,7 +41,7 @@ if replayedLine(KEYS[10], ARGV[3]) then return cjson.encode({ message = hashToTa
 local message = hashToTable(KEYS[1])
 if not message.status then return refuse('not_found') end
 if message.status ~= 'draft' and message.status ~= 'queued' then return refuse('not_cancellable') end
--- A field at its default may be absent (actors/records.ts): no slot reads as ''.
+-- A field at its default may be absent (actors/stored-records.ts): no slot reads as ''.
 if (message.slot or '') ~= ARGV[1] then return cjson.encode({ stale = true }) end
 
 local id = ARGV[7]

@@ -3,7 +3,8 @@
   in an existing one) and decides, atomically, every rule that depends on shared state: idempotency,
   inbox and domain status, the common-domain rule, plan, suppression, the 30-day duplicate rule, the
   loop guard, the key's daily cap, the inbox queue cap, and the departure slot (window, warm-up quota
-  of the day, spacing). N concurrent calls can never oversubscribe a quota, a cap or a queue. The
+  of the day, spacing; a reply to a correspondent who wrote leaves at any hour, ahead of first messages
+  waiting for the window: findSlot's priority). N concurrent calls can never oversubscribe a quota, a cap or a queue. The
   message, draft or queued, enters the space's search index (indexMessage).
   The hot path of the service: arguments are positional strings and field lists, not JSON to decode;
   numbers reach redis.call as strings (Redis formats a Lua number with snprintf at every call); the
@@ -36,31 +37,50 @@
   KEYS[25] searchInbox     string: the inbox's document numbers
   KEYS[26] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
   KEYS[27 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
-  ARGV[1] now (ms)            ARGV[2] now, ISO 8601        ARGV[3] today (Paris day)
-  ARGV[4] mode: first|reply   ARGV[5] message id           ARGV[6] thread id
-  ARGV[7] key id              ARGV[8] key daily cap (0: none)
-  ARGV[9] to                  ARGV[10] '@' .. to's domain
-  ARGV[11] third party (1|0)  ARGV[12] test (1|0)          ARGV[13] draft (1|0)
-  ARGV[14] idempotency content hash ('' without a key)     ARGV[15] idempotency TTL (ms)
-  ARGV[16] duplicate window (ms)                           ARGV[17] queue cap
-  ARGV[18] spacing (ms)       ARGV[19] earliest departure (ms)
-  ARGV[20] next Paris midnight (ms)                        ARGV[21] loop guard: most messages
-  ARGV[22] loop guard window (ms)                          ARGV[23] dry run (1|0)
-  ARGV[24] intervals, ARGV[25] reply intervals: "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
-  ARGV[26] journal line id    ARGV[27] journal line JSON   ARGV[28] journal refs JSON array
-  ARGV[29] event envelope JSON (mail.message.queued or mail.draft.created)
-  ARGV[30] SHA-256 (base64url) of the message's attachments, already in the blob store, space-separated ('' none)
-  ARGV[31] n = number of message field/value pairs; ARGV[32 .. 31+2n] the message's fields and values
-           but status, revision and slot, written as they are, and any_time, written when '1'; then, up to the last ARGV, the new
-           thread's fields and values (message_count 1) for a first message, none for a reply. Fields at
-           their default are left out of both (readers fill them in: actors/records.ts)
-  last ARGV: the message's search words, space-separated (src/mail/words.ts)
-  Returns {"status":"queued"|"draft","slot":<ms or null>,"wake":bool,"webhook":bool,"message_count":n,"inbox":{...}}
-    | {"dry_run":true,"status":...,"slot":...} | {"replayed":true,"message_id":...}
-    | {"error": idempotency_conflict | not_found | inbox_suspended {reason} | domain_not_verified
-      | domain_suspended | own_domain_required | payment_required | recipient_suppressed {reason}
-      | duplicate_recipient {thread_id} | thread_loop_guard {retry_after_seconds}
-      | key_daily_cap {retry_after_seconds} | queue_full {retry_after_seconds}}.
+  ARGV[1] now: number                 now (ms)
+  ARGV[2] nowIso: string              now, ISO 8601
+  ARGV[3] today: string               today (Paris day)
+  ARGV[4] mode: 'first' | 'reply'     a first message in a new thread, or a reply in an existing one
+  ARGV[5] messageId: string           message id
+  ARGV[6] threadId: string            thread id
+  ARGV[7] keyId: string               the calling key's id
+  ARGV[8] keyDailyCap: number         the key's daily cap (0: none)
+  ARGV[9] to: string                  the recipient
+  ARGV[10] recipients: string         every address of the message, space-separated, `to` first (cc and bcc after it)
+  ARGV[11] thirdParty: flag           a recipient neither the space's human nor one of its inboxes
+  ARGV[12] test: flag                 a test send
+  ARGV[13] draft: flag                a draft (waits for approval)
+  ARGV[14] contentHash: string        idempotency content hash ('' without a key)
+  ARGV[15] idempotencyTtl: number     idempotency TTL (ms)
+  ARGV[16] duplicateWindow: number    duplicate window (ms)
+  ARGV[17] queueCap: number           queue cap
+  ARGV[18] spacing: number            spacing (ms)
+  ARGV[19] earliest: number           earliest departure (ms)
+  ARGV[20] nextMidnight: number       next Paris midnight (ms)
+  ARGV[21] loopMax: number            loop guard: most messages
+  ARGV[22] loopWindow: number         loop guard window (ms)
+  ARGV[23] dryRun: flag               a dry run: decides, writes nothing
+  ARGV[24] intervals: string          "<day> <start> <end> <quota>,..." (lua/includes/findSlot.lua)
+  ARGV[25] replyIntervals: string     the same for a reply to a correspondent who wrote (any hour)
+  ARGV[26] lineId: string             journal line id
+  ARGV[27] lineJson: json             journal line JSON (message.queued or draft.created)
+  ARGV[28] lineRefs: json             journal refs JSON array
+  ARGV[29] event: string              packed event (actors/events.ts prepareEvent) (mail.message.queued or mail.draft.created)
+  ARGV[30] blobs: string              SHA-256 (base64url) of the message's attachments, already in the blob store, space-separated ('' none)
+  ARGV[31 ..] message: counted pairs  the message's fields and values but status, revision and slot, written as they are,
+                                      and any_time, written when '1'
+  ARGV[..] thread: pairs              the new thread's fields and values (message_count 1) for a first message; for a reply
+                                      the thread fields it changes (its snippet). Fields of a new message or thread at their
+                                      default are left out (readers fill them in: actors/stored-records.ts)
+  ARGV[#ARGV] words: string           the message's search words, space-separated (src/mail/words.ts)
+  Returns { status: 'queued' | 'draft', slot: number | null, wake: boolean, webhook: boolean, message_count: number,
+            inbox: InboxFigures }
+    | { dry_run: true, status: 'queued' | 'draft', slot: number | null }
+    | { replayed: true, message_id: string } // an idempotency key used for the same content
+  Refuses idempotency_conflict | not_found | inbox_suspended { reason } | domain_not_verified
+    | domain_suspended | own_domain_required | payment_required | recipient_suppressed { reason, recipient? }
+    | duplicate_recipient { thread_id } | thread_loop_guard { retry_after_seconds }
+    | key_daily_cap { retry_after_seconds } | queue_full { retry_after_seconds }
   Events: mail.message.queued or mail.draft.created; journal line message.queued or draft.created.
 ]]
 --- @include "idempotencyAnswer"
@@ -115,7 +135,7 @@ local refusal = senderRefusal(inbox, KEYS[3])
   or (not first and thread[1] ~= inbox.id and refuse('not_found'))
   or (inbox.shared == '1' and thirdParty and not answering and refuse('own_domain_required'))
   or (thirdParty and not draft and planRefusal(KEYS[1]))
-  or (not test and suppressionRefusal(KEYS[16], to, ARGV[10]))
+  or (not test and suppressionRefusal(KEYS[16], ARGV[10]))
   or (first and not test and duplicateRefusal(KEYS[6], to, now, tonumber(ARGV[16])))
   or (not first and loopGuardRefusal(loopEntries, now, tonumber(ARGV[21]), tonumber(ARGV[22])))
   or keyCapRefusal(KEYS[10], keyId, tonumber(ARGV[8]), now, tonumber(ARGV[20]))
@@ -124,7 +144,7 @@ if refusal then return refusal end
 
 local slot, day
 if not draft then
-  slot, day = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]))
+  slot, day = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]), answering)
   if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 end
 local status = draft and 'draft' or 'queued'
@@ -144,7 +164,7 @@ redis.call('HINCRBY', KEYS[10], keyId, '1')
 redis.call('PEXPIRE', KEYS[10], '172800000')
 
 if draft then enterDrafts({ drafts = KEYS[8], inboxDrafts = KEYS[9], inbox = KEYS[2] }, id) end
-local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day)
+local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day, answering)
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
 appendJournal(KEYS[18], KEYS[19], ARGV[26], ARGV[27], ARGV[28])
 appendEvent(KEYS[17], ARGV[29])

@@ -11,18 +11,18 @@
   KEYS[7] events        stream of the space's events
   KEYS[8] journal       hash line id -> line JSON
   KEYS[9] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] message id
-  ARGV[2] attempt number the caller holds
-  ARGV[3] outcome: sent | delivered | retry | failed | rejected
-  ARGV[4] status code ('' on success)
-  ARGV[5] now, ISO 8601
-  ARGV[6] retry departure (ms), for `retry`
-  ARGV[7] Paris day of now (the sent counter)
-  ARGV[8] JSON array of packed events (actors/events.ts prepareEvent) to append
-  ARGV[9] journal line id ('' for none)
-  ARGV[10] journal line JSON
-  ARGV[11] journal refs JSON array
-  Returns {"ok":true,"status":...} | {"stale":true}.
+  ARGV[1] messageId: string   message id
+  ARGV[2] attempt: number     attempt number the caller holds
+  ARGV[3] outcome: 'sent' | 'delivered' | 'retry' | 'failed' | 'rejected'  the attempt's outcome
+  ARGV[4] statusCode: string  status code ('' on success)
+  ARGV[5] nowIso: string      now, ISO 8601
+  ARGV[6] retryAt: number     retry departure (ms), for `retry`
+  ARGV[7] today: string       Paris day of now (the sent counter)
+  ARGV[8] events: json        JSON array of packed events (actors/events.ts prepareEvent) to append
+  ARGV[9] lineId: string      journal line id ('' for none)
+  ARGV[10] lineJson: json     journal line JSON
+  ARGV[11] lineRefs: json     journal refs JSON array
+  Returns { ok: true, status: string } | { stale: true }
   Events: mail.message.sent, mail.message.delivered, mail.message.failed or mail.message.rejected (given).
 ]]
 --- @include "appendJournal"

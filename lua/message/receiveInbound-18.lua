@@ -24,23 +24,29 @@
   KEYS[17] searchInbox    string: the inbox's document numbers
   KEYS[18] searchThread   string: the thread's document numbers once past its hash's `docs` (indexMessage)
   KEYS[19 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
-  ARGV[1] now (ms)             ARGV[2] now, ISO 8601
-  ARGV[3] message id           ARGV[4] thread id
-  ARGV[5] new thread (1|0): the correspondent's latest thread becomes this one
-  ARGV[6] automatic (1|0)      ARGV[7] dedupe ('' none: its Message-ID entry, messageIdEntry)
-  ARGV[8] contact (lowercase sender; '' none: not indexed)
-  ARGV[9] journal line id      ARGV[10] journal line JSON (message.received or thread.replied)
-  ARGV[11] journal refs JSON array
-  ARGV[12] event envelope JSON (mail.message.received or mail.thread.replied)
-  ARGV[13] the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source,
-           "<attachment id>:<sha256>" for each attachment
-  ARGV[14] n = number of thread field/value pairs; ARGV[15 .. 14+2n] the thread's fields and values,
-           written only when the thread does not exist yet; then, up to the last ARGV, the message's fields
-           and values. All written as they are (no JSON to decode); fields at their default are left out
-           (readers fill them in: actors/records.ts)
-  last ARGV: the message's search words, space-separated (src/mail/words.ts)
-  Returns {"stored":true,"webhook":bool} | {"duplicate":true,"message_id":...,"thread_id":...}
-    | {"error":"not_found"} (the inbox is gone).
+  ARGV[1] now: number                now (ms)
+  ARGV[2] nowIso: string             now, ISO 8601
+  ARGV[3] messageId: string          message id
+  ARGV[4] threadId: string           thread id
+  ARGV[5] newThread: flag            a new thread: the correspondent's latest thread becomes this one
+  ARGV[6] automatic: flag            an automatic message (no correspondent wrote)
+  ARGV[7] dedupe: string             its Message-ID entry (messageIdEntry), '' for none
+  ARGV[8] contact: string            the lowercase sender; '' for none: not indexed
+  ARGV[9] lineId: string             journal line id
+  ARGV[10] lineJson: json            journal line JSON (message.received or thread.replied)
+  ARGV[11] lineRefs: json            journal refs JSON array
+  ARGV[12] event: string             packed event (actors/events.ts prepareEvent) (mail.message.received or mail.thread.replied)
+  ARGV[13] blobs: string             the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source,
+                                     "<attachment id>:<sha256>" for each attachment
+  ARGV[14 ..] thread: counted pairs  the thread's fields and values, written when the thread does not exist yet (an existing
+                                     one takes its `snippet` alone)
+  ARGV[..] message: pairs            the message's fields and values. Both written as they are (no JSON to decode); fields at
+                                     their default are left out (readers fill them in: actors/stored-records.ts)
+  ARGV[#ARGV] words: string          the message's search words, space-separated (src/mail/words.ts)
+  Returns { stored: true, webhook: boolean, campaign?: { id: string, contact: string } }
+    // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact
+    | { duplicate: true, message_id: string, thread_id: string }
+  Refuses not_found (the inbox is gone)
   Events: ARGV[12] (mail.message.received or mail.thread.replied); journal line ARGV[10].
 ]]
 --- @include "refuse"
@@ -51,9 +57,21 @@
 --- @include "indexMessage"
 --- @include "keepLoopWindow"
 --- @include "fileInThread"
-if replayedLine(KEYS[9], ARGV[9]) then return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) }) end
 local nowText, nowIso, messageId, threadId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local automatic, dedupe = ARGV[6] == '1', ARGV[7]
+
+-- The answer of a stored message; a reply in a campaign's thread names the campaign and the contact,
+-- whose follow-ups the caller stops at once (lua/campaign/recordReply).
+local function stored()
+  local campaign = nil
+  if not automatic then
+    local fields = redis.call('HMGET', KEYS[3], 'campaign_id', 'contact')
+    if fields[1] and fields[1] ~= '' then campaign = { id = fields[1], contact = fields[2] } end
+  end
+  return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]), campaign = campaign })
+end
+
+if replayedLine(KEYS[9], ARGV[9]) then return stored() end
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
 if dedupe ~= '' then
@@ -78,7 +96,7 @@ end
 redis.call('HINCRBY', KEYS[3], 'message_count', 1)
 redis.call('HINCRBY', KEYS[3], 'inbound_count', 1)
 redis.call('HINCRBY', KEYS[3], 'unread', 1)
--- The last direction back to its default, inbound, which the hash leaves out (actors/records.ts).
+-- The last direction back to its default, inbound, which the hash leaves out (actors/stored-records.ts).
 redis.call('HDEL', KEYS[3], 'last_direction', 'archived')
 local changes = {}
 if not automatic then
@@ -86,10 +104,19 @@ if not automatic then
   changes[#changes + 1] = '1'
   keepLoopWindow(KEYS[3], {})
 end
--- A new thread's last activity is its creation, which its hash leaves out (actors/records.ts).
+-- A new thread's last activity is its creation, which its hash leaves out (actors/stored-records.ts).
 if not newThread then
   changes[#changes + 1] = 'last_message_at'
   changes[#changes + 1] = nowIso
+  -- The snippet follows the latest message; absent from the pairs, it is '' (the default): removed.
+  local snippet = ''
+  for i = 15, threadEnd, 2 do
+    if ARGV[i] == 'snippet' then snippet = ARGV[i + 1] end
+  end
+  if snippet == '' then redis.call('HDEL', KEYS[3], 'snippet') else
+    changes[#changes + 1] = 'snippet'
+    changes[#changes + 1] = snippet
+  end
 end
 if #changes > 0 then redis.call('HSET', KEYS[3], unpack(changes)) end
 fileInThread(KEYS[3], KEYS[4], messageId)
@@ -98,4 +125,4 @@ indexMessage({ docs = KEYS[14], words = KEYS[15], once = KEYS[16], inbox = KEYS[
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], threadId) end
 appendJournal(KEYS[9], KEYS[10], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[8], ARGV[12])
-return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]) })
+return stored()

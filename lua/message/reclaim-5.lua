@@ -6,9 +6,9 @@
   KEYS[3] inbox       hash of the sending inbox (its `queued` counter)
   KEYS[4] inboxQueue  sorted set of the inbox's queued message ids by departure (ms)
   KEYS[5] queue       sorted set of the space's queued message ids by departure (ms)
-  ARGV[1] message id
-  ARGV[2] now (ms)
-  Returns {"reclaimed":true} | {"reclaimed":false} when its lease is still running or it is not sending.
+  ARGV[1] messageId: string  message id
+  ARGV[2] now: number        now (ms)
+  Returns { reclaimed: boolean } // false: its lease is still running, or it is not sending
   Events: none.
 ]]
 local id, now = ARGV[1], tonumber(ARGV[2])

@@ -4,9 +4,10 @@
   lua/suppression/addSuppression (another behaviour of the same space).
   KEYS[1] message     hash of the message complained about (outbound)
   KEYS[2] inboxSlots  hash of the inbox's daily figures
-  ARGV[1] Paris day of now (YYYY-MM-DD)
-  ARGV[2] now, ISO 8601
-  Returns {"counted":true|false} | {"error":"not_found"} (no such outbound message).
+  ARGV[1] today: string   Paris day of now (YYYY-MM-DD)
+  ARGV[2] nowIso: string  now, ISO 8601
+  Returns { counted: boolean }
+  Refuses not_found (no such outbound message)
   Events: none (the suppression writes mail.contact.complained).
 ]]
 --- @include "refuse"

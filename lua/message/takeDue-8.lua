@@ -17,18 +17,19 @@
   KEYS[6] message      hash of the message at the head of the inbox's queue
   KEYS[7] suppressions hash of the space's suppressed addresses and `@domain`s -> entry JSON
   KEYS[8] inboxSlots   hash of the inbox's departures per day: `sent:<day>` counts the sent ones
-  ARGV[1] message id (the head the caller read)
-  ARGV[2] now (ms)
-  ARGV[3] lease end (ms)
-  ARGV[4] '1' when the sending window is open now
-  ARGV[5] next opening of the window (ms), when it is closed
-  ARGV[6] how long to wait before looking again at a held inbox (ms)
-  ARGV[7] today, the Paris day of now (YYYY-MM-DD)
-  ARGV[8] today's quota of departures (the inbox's warm-up step under its space's plan)
-  ARGV[9] the window's first opening on a later day (ms): when a message held by the quota looks again
-  Returns {"taken":{...message fields},"attempt":n[,"suppressed":<entry reason>]}
-    | {"wait":<ms>} (not due, window closed, held, today's quota reached)
-    | {"moved":true} (the head changed: read it again) | {"dropped":true} (its inbox is gone).
+  ARGV[1] messageId: string     message id (the head the caller read)
+  ARGV[2] now: number           now (ms)
+  ARGV[3] leaseEnd: number      lease end (ms)
+  ARGV[4] windowOpen: flag      the sending window is open now
+  ARGV[5] nextOpening: number   next opening of the window (ms), when it is closed
+  ARGV[6] heldWait: number      how long to wait before looking again at a held inbox (ms)
+  ARGV[7] today: string         today, the Paris day of now (YYYY-MM-DD)
+  ARGV[8] quota: number         today's quota of departures (the inbox's warm-up step under its space's plan)
+  ARGV[9] laterOpening: number  the window's first opening on a later day (ms): when a message held by the quota looks again
+  Returns { taken: HashFields, attempt: number, suppressed?: string } // suppressed: the blocking entry's reason
+    | { wait: number } // until then (ms): not due, window closed, held, today's quota reached
+    | { moved: true } // the head changed: read it again
+    | { dropped: true } // its inbox is gone
   Events: none (the outcome writes them).
 ]]
 --- @include "hashToTable"

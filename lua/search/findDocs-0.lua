@@ -4,8 +4,8 @@
   then asked here: a binary search of each number in its posting (postingHolds), instead of reading
   the postings whole (a common word's is hundreds of kilobytes in a large space). Reads only.
   KEYS[1 ..] postings  strings of 3-byte big-endian document numbers, ascending
-  ARGV[i] the documents asked of KEYS[i]: decimal numbers, space-separated
-  Returns {"held":["<one character per document asked of KEYS[i]: 1 held, 0 not>", ...]}.
+  ARGV[1 ..] documents: list  one a key of KEYS[1 ..]: the documents asked of it, decimal numbers, space-separated
+  Returns { held: string[] } // one a key: a character per document asked of it, 1 held, 0 not
   Events: none.
 ]]
 --- @include "postingHolds"

@@ -4,10 +4,11 @@
   KEYS[1] space         hash of the space's fields
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] journal line id
-  ARGV[2] journal line JSON
-  ARGV[3] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"} (no such space).
+  ARGV[1] lineId: string  journal line id
+  ARGV[2] lineJson: json  journal line JSON
+  ARGV[3] lineRefs: json  journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found (no such space)
   Events: none; journal line ARGV[2].
 ]]
 --- @include "refuse"

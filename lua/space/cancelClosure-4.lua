@@ -4,10 +4,11 @@
   KEYS[2] code          hash of the pending `close` code
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] journal line id
-  ARGV[2] journal line JSON (space.closure_cancelled)
-  ARGV[3] journal refs JSON array
-  Returns {"cancelled":true|false} (false: no confirmed closure was waiting) | {"error":"not_found"}.
+  ARGV[1] lineId: string  journal line id
+  ARGV[2] lineJson: json  journal line JSON (space.closure_cancelled)
+  ARGV[3] lineRefs: json  journal refs JSON array
+  Returns { cancelled: boolean } // false: no confirmed closure was waiting
+  Refuses not_found
   Events: none; journal line space.closure_cancelled when a confirmed closure is cancelled.
 ]]
 --- @include "refuse"

@@ -6,17 +6,17 @@
   KEYS[2] space         hash of the space's fields
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now (ms)
-  ARGV[2] salt the candidate was hashed with (read just before; another salt means the code changed
-          meanwhile, and the candidate counts as wrong for the code in force)
-  ARGV[3] sha256(salt .. candidate), hex
-  ARGV[4] attempts allowed
-  ARGV[5] space fields to set on success, JSON object (string values)
-  ARGV[6] journal line id
-  ARGV[7] journal line JSON (space.verified, space.closure_scheduled)
-  ARGV[8] journal refs JSON array
-  Returns {"ok":true} | {"error":"no_pending_code"} | {"error":"code_expired"}
-    | {"error":"invalid_code","hint":{"attempts_left":n}} | {"error":"too_many_attempts"}.
+  ARGV[1] now: number            now (ms)
+  ARGV[2] salt: string           salt the candidate was hashed with (read just before; another salt means the code changed
+                                 meanwhile, and the candidate counts as wrong for the code in force)
+  ARGV[3] candidateHash: string  sha256(salt .. candidate), hex
+  ARGV[4] attempts: number       attempts allowed
+  ARGV[5] fields: json           space fields to set on success, JSON object (string values)
+  ARGV[6] lineId: string         journal line id
+  ARGV[7] lineJson: json         journal line JSON (space.verified, space.closure_scheduled)
+  ARGV[8] lineRefs: json         journal refs JSON array
+  Returns { ok: true }
+  Refuses no_pending_code | code_expired | invalid_code { attempts_left } | too_many_attempts
   Events: none; journal line ARGV[7] on success.
 ]]
 --- @include "refuse"

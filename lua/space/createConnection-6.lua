@@ -8,17 +8,17 @@
   KEYS[4] code          string: the authorization code's grant, named by sha256 of the code
   KEYS[5] journal       hash line id -> line JSON
   KEYS[6] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] key id
-  ARGV[2] key JSON (name and name_norm: the client's name, made unique here)
-  ARGV[3] the code's grant JSON (key_id already in it)
-  ARGV[4] the code's life (ms)
-  ARGV[5] active connections allowed
-  ARGV[6] inbox ids the connection is restricted to, JSON array (empty: all)
-  ARGV[7] journal line id
-  ARGV[8] journal line JSON, without its data's name (set here)
-  ARGV[9] journal refs JSON array
-  Returns {"ok":true,"name":...} | {"error":"unauthorized"} (space gone) | {"error":"not_found","hint":{"inbox_id"}}
-    | {"error":"key_limit","hint":{"max"}}.
+  ARGV[1] keyId: string           key id
+  ARGV[2] key: json               key JSON (name and name_norm: the client's name, made unique here)
+  ARGV[3] grant: json             the code's grant JSON (key_id already in it)
+  ARGV[4] codeLife: number        the code's life (ms)
+  ARGV[5] maxConnections: number  active connections allowed
+  ARGV[6] inboxIds: json          inbox ids the connection is restricted to, JSON array (empty: all)
+  ARGV[7] lineId: string          journal line id
+  ARGV[8] lineJson: json          journal line JSON (without its data's name, set here)
+  ARGV[9] lineRefs: json          journal refs JSON array
+  Returns { ok: true, name: string }
+  Refuses unauthorized (space gone) | not_found { inbox_id } | key_limit { max }
   Events: none; journal line connection.created.
 ]]
 --- @include "refuse"

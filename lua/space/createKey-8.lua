@@ -9,19 +9,20 @@
   KEYS[6] inboxes       sorted set of live inbox ids
   KEYS[7] journal       hash line id -> line JSON
   KEYS[8] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] key id
-  ARGV[2] key JSON
-  ARGV[3] normalised name
-  ARGV[4] token hash
-  ARGV[5] now (ms)
-  ARGV[6] active key cap
-  ARGV[7] creations allowed per 24 h
-  ARGV[8] inbox ids the key is restricted to, JSON array (empty: all)
-  ARGV[9] journal line id
-  ARGV[10] journal line JSON
-  ARGV[11] journal refs JSON array
-  Returns {"ok":true} | {"error":"unauthorized"} (space gone) | {"error":"not_found","hint":{"inbox_id"}}
-    | {"error":"key_limit","hint":{"max"}} | {"error":"key_name_taken","hint":{"name"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
+  ARGV[1] keyId: string         key id
+  ARGV[2] key: json             key JSON
+  ARGV[3] nameNorm: string      normalised name
+  ARGV[4] tokenHash: string     token hash
+  ARGV[5] now: number           now (ms)
+  ARGV[6] maxKeys: number       active key cap
+  ARGV[7] maxCreations: number  creations allowed per 24 h
+  ARGV[8] inboxIds: json        inbox ids the key is restricted to, JSON array (empty: all)
+  ARGV[9] lineId: string        journal line id
+  ARGV[10] lineJson: json       journal line JSON
+  ARGV[11] lineRefs: json       journal refs JSON array
+  Returns { ok: true }
+  Refuses unauthorized (space gone) | not_found { inbox_id } | key_limit { max } | key_name_taken { name }
+    | space_rate_limited { retry_after_seconds }
   Events: none; journal line key.created.
 ]]
 --- @include "refuse"

@@ -6,15 +6,16 @@
   KEYS[4] auth          hash sha256(secret) -> key id
   KEYS[5] journal       hash line id -> line JSON
   KEYS[6] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] space fields as JSON object (string values)
-  ARGV[2] first key id
-  ARGV[3] first key JSON
-  ARGV[4] first key normalised name
-  ARGV[5] first key token hash
-  ARGV[6] journal line id
-  ARGV[7] journal line JSON
-  ARGV[8] journal refs JSON array
-  Returns {"ok":true} | {"error":"internal"} when the space already exists.
+  ARGV[1] fields: json       space fields as JSON object (string values)
+  ARGV[2] keyId: string      first key id
+  ARGV[3] key: json          first key JSON
+  ARGV[4] nameNorm: string   first key normalised name
+  ARGV[5] tokenHash: string  first key token hash
+  ARGV[6] lineId: string     journal line id
+  ARGV[7] lineJson: json     journal line JSON
+  ARGV[8] lineRefs: json     journal refs JSON array
+  Returns { ok: true }
+  Refuses internal (the space already exists)
   Events: none; journal line space.created.
 ]]
 --- @include "refuse"

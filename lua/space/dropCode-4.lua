@@ -5,10 +5,10 @@
   KEYS[2] codeSends     sorted set: salts of sent codes scored by send time (ms)
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] the salt of the code to undo (another code issued meanwhile stays)
-  ARGV[2] its journal line id
-  ARGV[3] its journal refs JSON array (as given to issueCode)
-  Returns {"ok":true}.
+  ARGV[1] salt: string    the salt of the code to undo (another code issued meanwhile stays)
+  ARGV[2] lineId: string  its journal line id
+  ARGV[3] lineRefs: json  its journal refs JSON array (as given to issueCode)
+  Returns { ok: true }
   Events: none; journal line ARGV[2] removed.
 ]]
 --- @include "journalIndexDrop"

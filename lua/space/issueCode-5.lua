@@ -8,19 +8,19 @@
   KEYS[3] space         hash of the space's fields
   KEYS[4] journal       hash line id -> line JSON
   KEYS[5] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] now (ms)
-  ARGV[2] salt (hex, new for each code)
-  ARGV[3] sha256(salt .. code), hex
-  ARGV[4] end of validity (ms)
-  ARGV[5] payload ('' or the e-mail to attach on success)
-  ARGV[6] spacing between two sends (ms)
-  ARGV[7] codes allowed in the window
-  ARGV[8] window (ms)
-  ARGV[9] journal line id
-  ARGV[10] journal line JSON (code.sent)
-  ARGV[11] journal refs JSON array
-  Returns {"ok":true} | {"error":"not_found"} | {"error":"code_too_soon","hint":{"retry_after_seconds":n}}
-    | {"error":"code_limit"}.
+  ARGV[1] now: number        now (ms)
+  ARGV[2] salt: string       salt (hex, new for each code)
+  ARGV[3] codeHash: string   sha256(salt .. code), hex
+  ARGV[4] expiresAt: number  end of validity (ms)
+  ARGV[5] payload: string    '' or the e-mail to attach on success
+  ARGV[6] spacing: number    spacing between two sends (ms)
+  ARGV[7] perWindow: number  codes allowed in the window
+  ARGV[8] window: number     window (ms)
+  ARGV[9] lineId: string     journal line id
+  ARGV[10] lineJson: json    journal line JSON (code.sent)
+  ARGV[11] lineRefs: json    journal refs JSON array
+  Returns { ok: true }
+  Refuses not_found | code_too_soon { retry_after_seconds } | code_limit
   Events: none; journal line code.sent.
 ]]
 --- @include "refuse"

@@ -8,12 +8,13 @@
   KEYS[5] keyUse        hash key id -> last use (ms)
   KEYS[6] journal       hash line id -> line JSON
   KEYS[7] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] key id to revoke
-  ARGV[2] key id of the caller
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON, without its data (filled here with the revoked key's kind and name)
-  ARGV[5] journal refs JSON array
-  Returns {"ok":true,"kind":...,"name":...} | {"error":"not_found"} | {"error":"own_access"}.
+  ARGV[1] keyId: string        key id to revoke
+  ARGV[2] callerKeyId: string  key id of the caller
+  ARGV[3] lineId: string       journal line id
+  ARGV[4] lineJson: json       journal line JSON (without its data, filled here with the revoked key's kind and name)
+  ARGV[5] lineRefs: json       journal refs JSON array
+  Returns { ok: true, kind: 'key' | 'connection', name: string }
+  Refuses not_found | own_access
   Events: none; journal line key.revoked.
 ]]
 --- @include "refuse"

@@ -6,15 +6,16 @@
   KEYS[1] space         hash of the space's fields
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] plan name (`none` ends the plan)
-  ARGV[2] billing status: `active`, `past_due`, `cancelled`, or `none` without plan
-  ARGV[3] end of the paid period (ms), '' when none is known
-  ARGV[4] the provider's event id, '' for the operator
-  ARGV[5] the provider's event time (ms), '' for the operator
-  ARGV[6] journal line id
-  ARGV[7] journal line JSON (plan.set or billing.updated)
-  ARGV[8] journal refs JSON array
-  Returns {"applied":true} | {"applied":false} (a stale or repeated event) | {"error":"not_found"} (no such space).
+  ARGV[1] plan: string             plan name (`none` ends the plan)
+  ARGV[2] billing: 'active' | 'past_due' | 'cancelled' | 'none'  billing status, `none` without plan
+  ARGV[3] paidUntil: number | ''   end of the paid period (ms), '' when none is known
+  ARGV[4] providerEventId: string  the provider's event id, '' for the operator
+  ARGV[5] providerEventAt: number | ''  the provider's event time (ms), '' for the operator
+  ARGV[6] lineId: string           journal line id
+  ARGV[7] lineJson: json           journal line JSON (plan.set or billing.updated)
+  ARGV[8] lineRefs: json           journal refs JSON array
+  Returns { applied: boolean } // false: a stale or repeated event
+  Refuses not_found (no such space)
   Events: none; journal line ARGV[7].
 ]]
 --- @include "refuse"

@@ -8,13 +8,14 @@
   KEYS[4] events            stream of the space's events
   KEYS[5] journal           hash line id -> line JSON
   KEYS[6] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] value, lowercase (an address, or `@domain`)
-  ARGV[2] entry JSON {id, value, kind, reason, scope, source, created_at}
-  ARGV[3] journal line id
-  ARGV[4] journal line JSON (contact.unsubscribed...)
-  ARGV[5] journal refs JSON array
-  ARGV[6] packed event (actors/events.ts prepareEvent) (mail.contact.unsubscribed...), '' for none
-  Returns {"created":true|false,"entry":<the entry in force>} | {"error":"not_found"} (no such space).
+  ARGV[1] value: string   value, lowercase (an address, or `@domain`)
+  ARGV[2] entry: json     entry JSON {id, value, kind, reason, scope, source, created_at}
+  ARGV[3] lineId: string  journal line id
+  ARGV[4] lineJson: json  journal line JSON (contact.unsubscribed...)
+  ARGV[5] lineRefs: json  journal refs JSON array
+  ARGV[6] event: string   packed event (actors/events.ts prepareEvent) (mail.contact.unsubscribed...), '' for none
+  Returns { created: boolean, entry: SuppressionEntry } // entry: the one in force
+  Refuses not_found (no such space)
   Events: ARGV[6] when written (mail.contact.unsubscribed for an unsubscription); journal line ARGV[4]
     when written. Nothing when an entry of equal or higher rank was already in force.
 ]]

@@ -5,11 +5,12 @@
   KEYS[2] suppressionIndex  sorted set (score 0, lex) "<entry id> <value>"
   KEYS[3] journal           hash line id -> line JSON
   KEYS[4] journalIndex      hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] value, lowercase (an address, or `@domain`)
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON (suppression.removed)
-  ARGV[4] journal refs JSON array
-  Returns {"entry":<the entry removed>} | {"error":"not_found"} | {"error":"suppression_locked"}.
+  ARGV[1] value: string   value, lowercase (an address, or `@domain`)
+  ARGV[2] lineId: string  journal line id
+  ARGV[3] lineJson: json  journal line JSON (suppression.removed)
+  ARGV[4] lineRefs: json  journal refs JSON array
+  Returns { entry: SuppressionEntry } // the entry removed
+  Refuses not_found | suppression_locked
   Events: none; journal line suppression.removed.
 ]]
 --- @include "refuse"

@@ -5,12 +5,13 @@
   KEYS[1] thread        hash of the thread
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent),
-          read (true|false, or absent)
-  ARGV[2] journal line id
-  ARGV[3] journal line JSON (thread.classified)
-  ARGV[4] journal refs JSON array
-  Returns {"thread":{...}} | {"error":"not_found"}.
+  ARGV[1] changes: json   changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent),
+                          read (true|false, or absent)
+  ARGV[2] lineId: string  journal line id
+  ARGV[3] lineJson: json  journal line JSON (thread.classified)
+  ARGV[4] lineRefs: json  journal refs JSON array
+  Returns { thread: HashFields }
+  Refuses not_found
   Events: none (journal line thread.classified).
 ]]
 --- @include "refuse"

@@ -5,10 +5,10 @@
   KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
   KEYS[2] dirty   set of spaces with new events since their claim; `<space id> now` for a declaration
   KEYS[3] claims  hash space id -> token of the claim holding it
-  ARGV[1] now (ms)
-  ARGV[2] lease (ms)
-  ARGV[3] most spaces to claim
-  Returns {"spaces":[space id...],"token":"<end of the lease, ms>"}.
+  ARGV[1] now: number    now (ms)
+  ARGV[2] lease: number  lease (ms)
+  ARGV[3] most: number   most spaces to claim
+  Returns { spaces: string[] | EmptyTable, token: string } // token: the end of the lease (ms)
   Events: none.
 ]]
 local now = tonumber(ARGV[1])

@@ -10,18 +10,18 @@
   KEYS[4] events               stream of the space's events
   KEYS[5] journal              hash line id -> line JSON
   KEYS[6] journalIndex         hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] url (normalised)
-  ARGV[2] secret, sealed under the master key
-  ARGV[3] now (ms)
-  ARGV[4] least gap between two declarations (ms)
-  ARGV[5] declarations allowed per 24 h
-  ARGV[6] consumer group name of the webhook workers
-  ARGV[7] journal line id
-  ARGV[8] journal line JSON (data.replaced is set here)
-  ARGV[9] journal refs JSON array
-  ARGV[10] packed event (actors/events.ts prepareEvent) (webhook.test)
-  Returns {"replaced":true|false} | {"error":"unauthorized"} (space gone)
-    | {"error":"webhook_too_soon","hint":{"retry_after_seconds"}} | {"error":"space_rate_limited","hint":{"retry_after_seconds"}}.
+  ARGV[1] url: string     url (normalised)
+  ARGV[2] secret: string  secret, sealed under the master key
+  ARGV[3] now: number     now (ms)
+  ARGV[4] gap: number     least gap between two declarations (ms)
+  ARGV[5] perDay: number  declarations allowed per 24 h
+  ARGV[6] group: string   consumer group name of the webhook workers
+  ARGV[7] lineId: string  journal line id
+  ARGV[8] lineJson: json  journal line JSON (data.replaced is set here)
+  ARGV[9] lineRefs: json  journal refs JSON array
+  ARGV[10] event: string  packed event (actors/events.ts prepareEvent) (webhook.test)
+  Returns { replaced: boolean }
+  Refuses unauthorized (space gone) | webhook_too_soon { retry_after_seconds } | space_rate_limited { retry_after_seconds }
   Events: webhook.test (webhook only); journal line webhook.declared.
 ]]
 --- @include "refuse"

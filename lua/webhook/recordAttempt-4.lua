@@ -7,17 +7,17 @@
   KEYS[2] webhook       hash of the declared webhook
   KEYS[3] journal       hash line id -> line JSON
   KEYS[4] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
-  ARGV[1] consumer group name of the webhook workers
-  ARGV[2] stream entry id
-  ARGV[3] outcome: delivered | retry | gave_up
-  ARGV[4] declared_at the worker read (the declaration it delivered for)
-  ARGV[5] failed attempts so far (retry)
-  ARGV[6] when to try again (ms, retry)
-  ARGV[7] last error, in French ('' when delivered)
-  ARGV[8] journal line id (gave_up; '' otherwise)
-  ARGV[9] journal line JSON (gave_up)
-  ARGV[10] journal refs JSON array (gave_up)
-  Returns {"current":true|false}: false when the webhook was replaced (or is gone) since the worker read it.
+  ARGV[1] group: string       consumer group name of the webhook workers
+  ARGV[2] entryId: string     stream entry id
+  ARGV[3] outcome: 'delivered' | 'retry' | 'gave_up'  the attempt's outcome
+  ARGV[4] declaredAt: string  declared_at the worker read (the declaration it delivered for)
+  ARGV[5] attempts: number    failed attempts so far (retry)
+  ARGV[6] nextAt: number      when to try again (ms, retry)
+  ARGV[7] lastError: string   why it failed: no_http_answer or http_<status> (src/texts.ts REASONS); '' when delivered
+  ARGV[8] lineId: string      journal line id (gave_up; '' otherwise)
+  ARGV[9] lineJson: json      journal line JSON (gave_up)
+  ARGV[10] lineRefs: json     journal refs JSON array (gave_up)
+  Returns { current: boolean } // false: the webhook was replaced (or is gone) since the worker read it
   Events: none; journal line webhook.gave_up.
 ]]
 --- @include "appendJournal"

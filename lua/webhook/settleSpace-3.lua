@@ -6,11 +6,11 @@
   KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
   KEYS[2] dirty   set of spaces with new events since their claim; `<space id> now` for a declaration
   KEYS[3] claims  hash space id -> token of the claim holding it
-  ARGV[1] space id
-  ARGV[2] the claim's token (its lease end, ms)
-  ARGV[3] when the space is due again (ms), or '' when nothing waits
-  ARGV[4] now (ms)
-  Returns {"settled":true|false}.
+  ARGV[1] spaceId: string    space id
+  ARGV[2] token: string      the claim's token (its lease end, ms)
+  ARGV[3] next: number | ''  when the space is due again (ms), or '' when nothing waits
+  ARGV[4] now: number        now (ms)
+  Returns { settled: boolean }
   Events: none.
 ]]
 if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return cjson.encode({ settled = false }) end

@@ -7,10 +7,10 @@
   KEYS[1] due     sorted set space id -> when its deliveries are next due (ms)
   KEYS[2] dirty   set of spaces with new events since their claim; `<space id> now` for a declaration
   KEYS[3] claims  hash space id -> token of the claim holding it
-  ARGV[1] space id
-  ARGV[2] now (ms)
-  ARGV[3] 'now' to bring a waiting space forward, '' otherwise
-  Returns {"ok":true}.
+  ARGV[1] spaceId: string   space id
+  ARGV[2] now: number       now (ms)
+  ARGV[3] mode: 'now' | ''  'now' to bring a waiting space forward, '' otherwise
+  Returns { ok: true }
   Events: none.
 ]]
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then

@@ -3,13 +3,14 @@
   instances, the service's waits, an instance's waits. A place ends by itself at its end time, so
   a front end that died holding one does not hold it for ever.
   KEYS[1] slots     sorted set member -> end (ms)
-  ARGV[1] now (ms)
-  ARGV[2] member
-  ARGV[3] end of the place (ms)
-  ARGV[4] most places held at once
-  ARGV[5] refusal code when full (workspace_capacity or workspace_busy)
-  ARGV[6] hint JSON of that refusal
-  Returns {"taken":true} | {"error":<ARGV[5]>,"hint":<ARGV[6]>}.
+  ARGV[1] now: number     now (ms)
+  ARGV[2] member: string  member
+  ARGV[3] endsAt: number  end of the place (ms)
+  ARGV[4] max: number     most places held at once
+  ARGV[5] refusal: 'workspace_capacity' | 'workspace_busy'  the refusal when full
+  ARGV[6] hint: json      hint JSON of that refusal
+  Returns { taken: true }
+  Refuses workspace_capacity | workspace_busy (the one of ARGV[5], ARGV[6] its hint)
   Events: none.
 ]]
 --- @include "refuse"

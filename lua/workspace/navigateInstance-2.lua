@@ -4,12 +4,12 @@
   the latest command, with no local navigation since, changes nothing.
   KEYS[1] instance  hash of the instance (actors/workspace.ts)
   KEYS[2] wake      stream the waits block on
-  ARGV[1] now (ms)
-  ARGV[2] calling access id
-  ARGV[3] fingerprint of the calling access's rights
-  ARGV[4] route JSON (canonical: keys sorted, so equal routes are equal texts)
-  Returns {"unchanged":true,"sequence":n} | {"unchanged":false,"sequence":n}
-    | {"error":"workspace_expired"} | {"error":"access_changed"}.
+  ARGV[1] now: number          now (ms)
+  ARGV[2] accessId: string     calling access id
+  ARGV[3] fingerprint: string  fingerprint of the calling access's rights
+  ARGV[4] route: json          route JSON (canonical: keys sorted, so equal routes are equal texts)
+  Returns { unchanged: boolean, sequence: number }
+  Refuses workspace_expired | access_changed
   Events: none.
 ]]
 --- @include "refuse"

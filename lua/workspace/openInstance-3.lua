@@ -4,13 +4,13 @@
   KEYS[1] space       hash of the space's fields (a space erased meanwhile gets nothing written)
   KEYS[2] workspaces  sorted set instance id -> expiry (ms)
   KEYS[3] instance    hash of the new instance
-  ARGV[1] instance id
-  ARGV[2] now (ms)
-  ARGV[3] expiry (ms)
-  ARGV[4] instance JSON {key_id, access, route} (access: the fingerprint of the access's rights)
-  ARGV[5] most instances open at once in a space
-  Returns {"opened":true} | {"error":"not_found"} (no such space)
-    | {"error":"workspace_capacity","hint":{"max":n}}.
+  ARGV[1] instanceId: string  instance id
+  ARGV[2] now: number         now (ms)
+  ARGV[3] expiresAt: number   expiry (ms)
+  ARGV[4] instance: json      instance JSON {key_id, access, route} (access: the fingerprint of the access's rights)
+  ARGV[5] max: number         most instances open at once in a space
+  Returns { opened: true }
+  Refuses not_found (no such space) | workspace_capacity { max }
   Events: none.
 ]]
 --- @include "refuse"

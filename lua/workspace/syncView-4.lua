@@ -6,18 +6,18 @@
   KEYS[2] waits       sorted set of the waits held on it (dropped at close)
   KEYS[3] wake        stream the waits block on
   KEYS[4] workspaces  sorted set instance id -> expiry (ms), the space's open instances
-  ARGV[1] now (ms)
-  ARGV[2] calling access id
-  ARGV[3] fingerprint of the calling access's rights
-  ARGV[4] after_sequence (last command the view received)
-  ARGV[5] ack_sequence, '' when not given
-  ARGV[6] what the view asks: read | barrier | close
-  ARGV[7] instance lifetime after this call (ms)
-  Returns {"closed":true,"sequence":n} | {"barrier":true,"sequence":n,"superseded":bool}
-    | {"deliver":true,"sequence":n,"route":<route JSON>} | {"superseded":true,"sequence":n}
-    | {"wait":true,"sequence":n,"from":<stream id to block after>}
-    | {"error":"workspace_expired"} | {"error":"access_changed"}
-    | {"error":"invalid_argument","hint":{"parameter":"after_sequence"|"ack_sequence"}}.
+  ARGV[1] now: number          now (ms)
+  ARGV[2] accessId: string     calling access id
+  ARGV[3] fingerprint: string  fingerprint of the calling access's rights
+  ARGV[4] after: number        after_sequence (last command the view received)
+  ARGV[5] ack: number | ''     ack_sequence, '' when not given
+  ARGV[6] mode: 'read' | 'barrier' | 'close'  what the view asks
+  ARGV[7] lifetime: number     instance lifetime after this call (ms)
+  Returns { closed: true, sequence: number } | { barrier: true, sequence: number, superseded: boolean }
+    | { deliver: true, sequence: number, route: string } // route: its JSON
+    | { superseded: true, sequence: number }
+    | { wait: true, sequence: number, from: string } // from: the stream id to block after
+  Refuses workspace_expired | access_changed | invalid_argument { parameter }
   Events: none.
 ]]
 --- @include "refuse"

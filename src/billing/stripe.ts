@@ -18,7 +18,14 @@ export interface StripeRequest {
 const auth = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` });
 
 /** The Checkout Session request (mode subscription), built apart so a test reads it without network. */
-export function checkoutRequest(api: string, secretKey: string, baseUrl: string, spaceId: string, plan: Plan, email: string | null): StripeRequest {
+export function checkoutRequest(
+  api: string,
+  secretKey: string,
+  baseUrl: string,
+  spaceId: string,
+  plan: Plan,
+  email: string | null,
+): StripeRequest {
   const form = new URLSearchParams({
     mode: 'subscription',
     'line_items[0][price]': plan.price_id ?? '',
@@ -34,12 +41,16 @@ export function checkoutRequest(api: string, secretKey: string, baseUrl: string,
   if (email) form.set('customer_email', email);
   return {
     url: `${api}/checkout/sessions`,
-    init: { method: 'POST', headers: { ...auth(secretKey), 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() },
+    init: {
+      method: 'POST',
+      headers: { ...auth(secretKey), 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    },
   };
 }
 
 /** The search for a space's live subscriptions (the metadata checkout put on them). */
-export const subscriptionSearchRequest = (api: string, secretKey: string, spaceId: string): StripeRequest => ({
+const subscriptionSearchRequest = (api: string, secretKey: string, spaceId: string): StripeRequest => ({
   url: `${api}/subscriptions/search?${new URLSearchParams({ query: `metadata['space_id']:'${spaceId}' AND status:'active'` })}`,
   init: { method: 'GET', headers: auth(secretKey) },
 });
@@ -66,7 +77,10 @@ function stripe(api: string, secretKey: string, baseUrl: string): BillingProvide
     async cancelSubscriptions(spaceId) {
       const found = await call<{ data?: { id: string }[] }>(subscriptionSearchRequest(api, secretKey, spaceId));
       for (const subscription of found.data ?? []) {
-        await call({ url: `${api}/subscriptions/${encodeURIComponent(subscription.id)}`, init: { method: 'DELETE', headers: auth(secretKey) } });
+        await call({
+          url: `${api}/subscriptions/${encodeURIComponent(subscription.id)}`,
+          init: { method: 'DELETE', headers: auth(secretKey) },
+        });
       }
     },
   };

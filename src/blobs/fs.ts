@@ -62,7 +62,8 @@ export function fileBlobStore(root: string): BlobStore {
   const folders = new Set<string>();
   const pathOf = (key: string): string => {
     const [space, hash, ...rest] = key.split('/');
-    if (!space || !hash || rest.length || !SAFE_PART.test(space) || !SAFE_PART.test(hash)) throw new Error(`not a blob key: ${key}`);
+    if (!space || !hash || rest.length || !SAFE_PART.test(space) || !SAFE_PART.test(hash))
+      throw new Error(`not a blob key: ${key}`);
     return join(root, space, hash);
   };
   return {
@@ -71,13 +72,22 @@ export function fileBlobStore(root: string): BlobStore {
       const key = blobKey(spaceId, sha256);
       const path = pathOf(key);
       const stored = { key, sha256, size: bytes.byteLength };
-      if (!options?.unseen && (await stat(path).then(() => true, () => false))) return stored;
+      if (
+        !options?.unseen &&
+        (await stat(path).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return stored;
       const dir = join(root, spaceId);
       const aside = `${path}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const write = () => writeFile(aside, bytes, { flag: WRITE_DURABLY, mode: 0o600 });
       if (folders.has(dir)) {
         // Erased by another process since (a space's erasure): created again.
-        await write().catch(async (error: unknown) => (missing(error) ? (await mkdir(dir, { recursive: true }), write()) : Promise.reject(error)));
+        await write().catch(async (error: unknown) =>
+          missing(error) ? (await mkdir(dir, { recursive: true }), write()) : Promise.reject(error),
+        );
       } else {
         await mkdir(dir, { recursive: true });
         folders.add(dir);
@@ -95,7 +105,9 @@ export function fileBlobStore(root: string): BlobStore {
     },
     async stream(key) {
       // One open file for the size and the bytes: a blob is never rewritten, but it may be removed meanwhile.
-      const handle = await open(pathOf(key), 'r').catch((error: unknown) => (missing(error) ? null : Promise.reject(error)));
+      const handle = await open(pathOf(key), 'r').catch((error: unknown) =>
+        missing(error) ? null : Promise.reject(error),
+      );
       if (!handle) return null;
       try {
         const { size } = await handle.stat();
@@ -112,7 +124,11 @@ export function fileBlobStore(root: string): BlobStore {
       for (const name of names) {
         // A temp file is a write under way (or a crashed one): the sweep's grace period covers both.
         const info = await stat(join(dir, name)).catch(() => null);
-        if (info) listed.push({ key: name.endsWith(TEMP_SUFFIX) ? `${spaceId}/${name}` : blobKey(spaceId, name), writtenAt: info.mtimeMs });
+        if (info)
+          listed.push({
+            key: name.endsWith(TEMP_SUFFIX) ? `${spaceId}/${name}` : blobKey(spaceId, name),
+            writtenAt: info.mtimeMs,
+          });
       }
       return listed;
     },
@@ -122,8 +138,11 @@ export function fileBlobStore(root: string): BlobStore {
     async remove(keys) {
       for (const key of keys) {
         const [space, name, ...rest] = key.split('/');
-        if (!space || !name || rest.length || !SAFE_PART.test(space) || !LISTED_NAME.test(name)) throw new Error(`not a blob key: ${key}`);
-        await unlink(join(root, space, name)).catch((error: unknown) => (missing(error) ? undefined : Promise.reject(error)));
+        if (!space || !name || rest.length || !SAFE_PART.test(space) || !LISTED_NAME.test(name))
+          throw new Error(`not a blob key: ${key}`);
+        await unlink(join(root, space, name)).catch((error: unknown) =>
+          missing(error) ? undefined : Promise.reject(error),
+        );
       }
     },
     async removeSpace(spaceId) {

@@ -1,5 +1,5 @@
 /**
- * The signed download link of an attachment (decisions.md 10): `<BASE_URL>/a/<space>.<message>.<attachment>.<expiry>.<mac>`,
+ * The signed download link of an attachment (docs/contract.md, Decision 10): `<BASE_URL>/a/<space>.<message>.<attachment>.<expiry>.<mac>`,
  * valid 15 minutes, HMAC-SHA256 under a key derived from the master key. It proves itself: the GET
  * route needs no API key, so an agent can hand it to a tool that fetches URLs.
  */
@@ -17,9 +17,12 @@ export interface LinkTarget {
 }
 
 const ids = (kind: 'space' | 'message' | 'attachment') => idPattern(kind).slice(1, -1);
-const TOKEN = new RegExp(`^(${ids('space')})\\.(${ids('message')})\\.(${ids('attachment')})\\.([0-9]{13})\\.([A-Za-z0-9_-]{${MAC_CHARS}})$`);
+const TOKEN = new RegExp(
+  `^(${ids('space')})\\.(${ids('message')})\\.(${ids('attachment')})\\.([0-9]{13})\\.([A-Za-z0-9_-]{${MAC_CHARS}})$`,
+);
 
-const macOf = (masterKey: Buffer, payload: string): string => createHmac('sha256', deriveKey(masterKey, 'attachment-link')).update(payload).digest('base64url');
+const macOf = (masterKey: Buffer, payload: string): string =>
+  createHmac('sha256', deriveKey(masterKey, 'attachment-link')).update(payload).digest('base64url');
 
 /** The token of the link path (after `/a/`), valid until `expiresAt` (ms). */
 export function downloadToken(masterKey: Buffer, target: LinkTarget, expiresAt: number): string {

@@ -25,11 +25,16 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
   // The SDK is loaded when the store is first used, not with the module: a process on the file store
   // (the default, and every test process) would spend a fifth of a second of CPU loading it for nothing.
-  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: import('@aws-sdk/client-s3').S3Client }> | undefined;
+  let loaded:
+    Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: import('@aws-sdk/client-s3').S3Client }> | undefined;
   const s3 = () =>
     (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
       sdk,
-      client: new sdk.S3Client({ endpoint, forcePathStyle: Boolean(endpoint), region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1' }),
+      client: new sdk.S3Client({
+        endpoint,
+        forcePathStyle: Boolean(endpoint),
+        region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+      }),
     })));
   const { bucket, prefix } = location;
 
@@ -39,8 +44,11 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
     const { sdk, client } = await s3();
     let token: string | undefined;
     do {
-      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: under, Delimiter: delimiter, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) keys.push({ key: object.Key!.slice(prefix.length), writtenAt: object.LastModified?.getTime() ?? 0 });
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: under, Delimiter: delimiter, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? [])
+        keys.push({ key: object.Key!.slice(prefix.length), writtenAt: object.LastModified?.getTime() ?? 0 });
       for (const folder of page.CommonPrefixes ?? []) folders.push(folder.Prefix!.slice(under.length, -1));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -60,8 +68,16 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
       const { sdk, client } = await s3();
       const sha256 = sha256Of(bytes);
       const key = blobKey(spaceId, sha256);
-      const exists = !options?.unseen && (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(() => true, (error: unknown) => (notFound(error) ? false : Promise.reject(error))));
-      if (!exists) await client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }));
+      const exists =
+        !options?.unseen &&
+        (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(
+          () => true,
+          (error: unknown) => (notFound(error) ? false : Promise.reject(error)),
+        ));
+      if (!exists)
+        await client.send(
+          new sdk.PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }),
+        );
       return { key, sha256, size: bytes.byteLength };
     },
     async get(key) {

@@ -1,5 +1,5 @@
 /**
- * Where mail content lives (decisions.md 10): attachments, raw sources and long bodies, outside Redis.
+ * Where mail content lives (docs/contract.md, Decision 10): attachments, raw sources and long bodies, outside Redis.
  * One small interface, two adapters (src/blobs/fs.ts, src/blobs/s3.ts), chosen by BLOB_STORE at the
  * composition root; actors reach it through the ports (src/ports.ts), never an adapter directly.
  * A blob is named by its space and the SHA-256 of its bytes, `<space id>/<sha256>`: erasure deletes the
@@ -49,11 +49,30 @@ export interface BlobStore {
   removeSpace(spaceId: string): Promise<void>;
 }
 
+/**
+ * The first `max` bytes of a blob (all of it when shorter), read from its stream and no further: what
+ * an event carries of a long text, without the whole text in memory. Null when there is none.
+ */
+export async function blobHead(store: BlobStore, key: string, max: number): Promise<Buffer | null> {
+  const blob = await store.stream(key);
+  if (!blob) return null;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of blob.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= max) break;
+    }
+  } finally {
+    blob.body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max);
+}
+
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export const blobKey = (spaceId: string, sha256: string): string => `${spaceId}/${sha256}`;
-
-export const spaceOfBlob = (key: string): string => key.slice(0, key.indexOf('/'));
 
 export const hashOfBlob = (key: string): string => key.slice(key.indexOf('/') + 1);
 

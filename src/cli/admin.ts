@@ -1,4 +1,4 @@
-/** `mailbox admin ...`: the operator's commands (decisions.md 8), on the same environment as `serve`. */
+/** `mailbox admin ...`: the operator's commands (docs/contract.md, Decision 8), on the same environment as `serve`. */
 import { createPublicKey } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createSpace, setPlan } from '../../actors/space.js';
@@ -8,7 +8,9 @@ import { indexEveryHuman } from '../../actors/human-index.js';
 import { loadConfig } from '../config.js';
 import { idPattern } from '../ids.js';
 import { isAddress } from '../sending/validate.js';
-import type { CliIo } from './main.js';
+import { STORAGE_FORMAT } from '../storage/format.js';
+import { migrateStore } from '../storage/migrate.js';
+import type { CliIo } from './io.js';
 import { openRuntime, withRuntime } from './runtime.js';
 import { USAGE } from './usage.js';
 
@@ -24,7 +26,12 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const byAddress = target.includes('@');
-  if (!byAddress && (!values.space || !new RegExp(idPattern('space')).test(values.space) || !new RegExp(idPattern('inbox')).test(target))) {
+  if (
+    !byAddress &&
+    (!values.space ||
+      !new RegExp(idPattern('space')).test(values.space) ||
+      !new RegExp(idPattern('inbox')).test(target))
+  ) {
     io.err('give an inbox id (inb_...) with --space <space_id> (spc_...), or the inbox address');
     return 2;
   }
@@ -48,7 +55,12 @@ async function resumeInboxCommand(args: string[], io: CliIo): Promise<number> {
 async function recountCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { space: { type: 'string' } } });
   const [inboxId] = positionals;
-  if (positionals.length !== 1 || !new RegExp(idPattern('inbox')).test(inboxId!) || !values.space || !new RegExp(idPattern('space')).test(values.space)) {
+  if (
+    positionals.length !== 1 ||
+    !new RegExp(idPattern('inbox')).test(inboxId!) ||
+    !values.space ||
+    !new RegExp(idPattern('space')).test(values.space)
+  ) {
     io.err('give an inbox id (inb_...) with --space <space_id> (spc_...)');
     return 2;
   }
@@ -88,12 +100,39 @@ function serviceDkimRecordsCommand(io: CliIo): number {
     io.err('SERVICE_DKIM_KEY_FILE is not set: common-domain and service mail leave unsigned');
     return 2;
   }
-  const publicKey = createPublicKey(config.serviceDkim.privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
+  const publicKey = createPublicKey(config.serviceDkim.privateKey)
+    .export({ type: 'spki', format: 'der' })
+    .toString('base64');
   const domains = new Set([config.commonDomain, config.serviceDomains[0] ?? config.mxHost].filter(Boolean));
   for (const domain of domains) {
-    io.out(JSON.stringify({ name: `${config.serviceDkim.selector}._domainkey.${domain}`, type: 'TXT', value: `v=DKIM1; k=rsa; p=${publicKey}` }));
+    io.out(
+      JSON.stringify({
+        name: `${config.serviceDkim.selector}._domainkey.${domain}`,
+        type: 'TXT',
+        value: `v=DKIM1; k=rsa; p=${publicKey}`,
+      }),
+    );
   }
   return 0;
+}
+
+/**
+ * `migrate`: the store taken to today's format (src/storage/migrate.ts), one JSON line per step run,
+ * then one with the formats before and after; nothing to do is one line, `from` equal to `to`.
+ */
+function migrateCommand(io: CliIo): Promise<number> {
+  return withRuntime(
+    loadConfig(io.env),
+    io,
+    async (rt) => {
+      const from = await migrateStore(rt, (step) =>
+        io.out(JSON.stringify({ step: step.format, name: step.name, rewritten: step.rewritten })),
+      );
+      io.out(JSON.stringify({ from, to: STORAGE_FORMAT }));
+      return 0;
+    },
+    { asStored: true },
+  );
 }
 
 export async function admin(args: string[], io: CliIo): Promise<number> {
@@ -108,6 +147,7 @@ export async function admin(args: string[], io: CliIo): Promise<number> {
       return 0;
     });
   }
+  if (command === 'migrate' && rest.length === 0) return migrateCommand(io);
   if (command !== 'create-space') {
     io.err(USAGE);
     return 2;

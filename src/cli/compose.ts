@@ -17,7 +17,9 @@ export function composeRuntime(rt: Runtime): Runtime {
   };
   if (rt.config.webhooksEnabled) {
     rt.scripts.afterEvents = (spaceId) =>
-      wakeSpace(rt, spaceId).catch((error: Error) => rt.log.warn('webhook wake failed; the sweeper will catch up', { space_id: spaceId, error: error.message }));
+      wakeSpace(rt, spaceId).catch((error: Error) =>
+        rt.log.warn('webhook wake failed; the sweeper will catch up', { space_id: spaceId, error: error.message }),
+      );
   }
   return rt;
 }

@@ -1,19 +1,12 @@
 /**
  * `mailbox serve [--role all|http|smtp|worker]` runs the service (src/cli/serve.ts; `--dev`: the
- * development mode, src/cli/dev.ts); `mailbox admin ...` is the operator's CLI (decisions.md 8,
+ * development mode, src/cli/dev.ts); `mailbox admin ...` is the operator's CLI (docs/contract.md, Decision 8,
  * src/cli/admin.ts), reading the same environment; `mailbox call` and `mailbox tail` are the user's,
  * over HTTP (src/cli/user.ts). A command loads its own modules: `mailbox call` does not load the
  * service (BENCHMARKS.md, "Starting a process").
  */
+import type { CliIo } from './io.js';
 import { USAGE } from './usage.js';
-
-export interface CliIo {
-  env: Record<string, string | undefined>;
-  out: (line: string) => void;
-  err: (line: string) => void;
-  /** Ends a command that runs until interrupted (`tail`); the process's signals do otherwise. */
-  signal?: AbortSignal;
-}
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;

@@ -5,14 +5,33 @@ import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
 import { startLocalRedis, type LocalRedis } from '../redis/local.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { checkStorageFormat } from '../storage/format.js';
 import { composeRuntime } from './compose.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
-/** With no REDIS_URL nor cluster, the embedded default: a local redis-server with its data under ./var. */
-export async function openRuntime(config: Config): Promise<{ rt: Runtime; local: LocalRedis | null }> {
-  if (config.redisUrl || config.redisClusterNodes) return { rt: composeRuntime(createRuntime(config)), local: null };
-  const local = await startLocalRedis(join(config.dataDir, 'redis'), { persist: true });
-  return { rt: composeRuntime(createRuntime({ ...config, redisUrl: local.url })), local };
+/**
+ * With no REDIS_URL nor cluster, the embedded default: a local redis-server with its data under ./var.
+ * The store's format is checked first (src/storage/format.ts): a store to migrate, or written by a later
+ * version, starts nothing; only `mailbox admin migrate` opens it as it is (`asStored`).
+ */
+export async function openRuntime(
+  config: Config,
+  options: { asStored?: boolean } = {},
+): Promise<{ rt: Runtime; local: LocalRedis | null }> {
+  const local =
+    config.redisUrl || config.redisClusterNodes
+      ? null
+      : await startLocalRedis(join(config.dataDir, 'redis'), { persist: true });
+  const rt = composeRuntime(createRuntime(local ? { ...config, redisUrl: local.url } : config));
+  if (options.asStored) return { rt, local };
+  try {
+    await checkStorageFormat(rt.redis);
+  } catch (error) {
+    rt.redis.disconnect();
+    await local?.stop();
+    throw error;
+  }
+  return { rt, local };
 }
 
 /**
@@ -21,17 +40,22 @@ export async function openRuntime(config: Config): Promise<{ rt: Runtime; local:
  * <MAILBOX_DATA_DIR>/master.key, so unsubscribe links are signed and DKIM keys sealed out of the box.
  * Any other deployment sets one of the two: its processes must share one key.
  */
-export function withMasterKey(config: Config, env: CliIo['env']): Config {
+export function withMasterKey(config: Config): Config {
   if (config.masterKey) return config;
   const embedded = !config.redisUrl && !config.redisClusterNodes;
-  const file = env.MAILBOX_MASTER_KEY_FILE || (embedded ? join(config.dataDir, 'master.key') : null);
+  const file = config.masterKeyFile ?? (embedded ? join(config.dataDir, 'master.key') : null);
   return file ? { ...config, masterKey: masterKeyFile(file) } : config;
 }
 
 /** Runs an admin command on a runtime, then closes it; a refusal prints `<code>: <message>`, exit 1. */
-export async function withRuntime(config: Config, io: CliIo, work: (rt: Runtime) => Promise<number>): Promise<number> {
+export async function withRuntime(
+  config: Config,
+  io: CliIo,
+  work: (rt: Runtime) => Promise<number>,
+  options: { asStored?: boolean } = {},
+): Promise<number> {
   // The admin commands open sealed secrets as serve does: the same master key, from the same file.
-  const { rt, local } = await openRuntime(withMasterKey(config, io.env));
+  const { rt, local } = await openRuntime(withMasterKey(config), options);
   try {
     return await work(rt);
   } catch (error) {

@@ -8,8 +8,8 @@ import { loadConfig, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import { closeQueues } from '../redis/queues.js';
 import { closeTransport } from '../delivery/transports.js';
-import { announceDevSpace, devConfig, devRefusal } from './dev.js';
-import type { CliIo } from './main.js';
+import { announceDevSpace, devConfig, devRefusal, startDevDns } from './dev.js';
+import type { CliIo } from './io.js';
 import { openRuntime, withMasterKey } from './runtime.js';
 import { warnAtStart } from './start-checks.js';
 
@@ -19,11 +19,28 @@ type Role = (typeof ROLES)[number];
 
 /** The worker role's loops; without a master key no webhook can be declared (encryption_unavailable), nor its secret opened. */
 async function startWorkers(rt: Runtime, config: Config): Promise<{ close(): Promise<void> }[]> {
-  const [{ startDomainWorker }, { startSendWorker }, { startEraseWorker }, { startBlobWorker }, { startCampaignFeeder }, { startWebhookWorker }] = await Promise.all([
-    import('../workers/domains.js'), import('../workers/send.js'), import('../workers/erase.js'), import('../workers/blobs.js'),
-    import('../workers/campaigns.js'), import('../webhooks/worker.js'),
+  const [
+    { startDomainWorker },
+    { startSendWorker },
+    { startEraseWorker },
+    { startBlobWorker },
+    { startCampaignFeeder },
+    { startWebhookWorker },
+  ] = await Promise.all([
+    import('../workers/domains.js'),
+    import('../workers/send.js'),
+    import('../workers/erase.js'),
+    import('../workers/blobs.js'),
+    import('../workers/campaigns.js'),
+    import('../webhooks/worker.js'),
   ]);
-  const workers = [startDomainWorker(rt), startSendWorker(rt), startEraseWorker(rt), startBlobWorker(rt), startCampaignFeeder(rt)];
+  const workers = [
+    startDomainWorker(rt),
+    startSendWorker(rt),
+    startEraseWorker(rt),
+    startBlobWorker(rt),
+    startCampaignFeeder(rt),
+  ];
   if (config.webhooksEnabled && config.masterKey) workers.push(startWebhookWorker(rt));
   return workers;
 }
@@ -34,11 +51,19 @@ const reachable = (host: string): string => (['0.0.0.0', '::'].includes(host) ? 
 export async function serve(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { role: { type: 'string', default: 'all' }, dev: { type: 'boolean', default: false }, 'new-key': { type: 'boolean', default: false } },
+    options: {
+      role: { type: 'string', default: 'all' },
+      dev: { type: 'boolean', default: false },
+      'new-key': { type: 'boolean', default: false },
+    },
   });
   const role = ROLES.find((r) => r === values.role);
   if (!role || (values.dev && role !== 'all') || (values['new-key'] && !values.dev)) {
-    io.err(role ? '--dev runs every role in one process, and --new-key goes with --dev' : `unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`);
+    io.err(
+      role
+        ? '--dev runs every role in one process, and --new-key goes with --dev'
+        : `unknown role "${values.role}"; roles available: ${ROLES.join(', ')}`,
+    );
     return 2;
   }
   const loaded = loadConfig(io.env);
@@ -47,33 +72,51 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
     io.err(refusal);
     return 2;
   }
-  const config = withMasterKey(values.dev ? devConfig(loaded) : loaded, io.env);
+  const devDns = values.dev ? await startDevDns(loaded) : null;
+  const config = withMasterKey(devDns ? devConfig(loaded, devDns.address) : loaded);
   const { rt, local } = await openRuntime(config);
   warnAtStart(config, rt.log);
   const runs = (part: Exclude<Role, 'all'>): boolean => role === 'all' || role === part;
-  const http = runs('http') ? await (await import('../http/server.js')).startHttp(rt, { port: config.port, host: config.host }) : null;
-  const smtp = runs('smtp') ? await (await import('../smtp/server.js')).startSmtp(rt, { port: config.smtpPort, host: config.smtpHost }) : null;
+  const http = runs('http')
+    ? await (await import('../http/server.js')).startHttp(rt, { port: config.port, host: config.host })
+    : null;
+  const smtp = runs('smtp')
+    ? await (await import('../smtp/server.js')).startSmtp(rt, { port: config.smtpPort, host: config.smtpHost })
+    : null;
+  const submission =
+    runs('smtp') && config.submissionPort !== null
+      ? await (
+          await import('../smtp/submission.js')
+        ).startSubmission(rt, { port: config.submissionPort, host: config.smtpHost })
+      : null;
+  if (devDns) {
+    // Before the workers: a domain recheck that fell due while stopped finds the dev domain's records.
+    const endpoints = {
+      http: `http://${reachable(config.host)}:${http!.port}`,
+      smtp: `${reachable(config.smtpHost)}:${smtp!.port}`,
+    };
+    await announceDevSpace(rt, devDns, endpoints, values['new-key'], io.out);
+  }
   const workers = runs('worker') ? await startWorkers(rt, config) : [];
   rt.log.info('mailbox running', {
     role,
     http: http ? `http://${config.host}:${http.port}` : null,
     smtp: smtp ? `${config.smtpHost}:${smtp.port}` : null,
+    submission: submission ? `${config.smtpHost}:${submission.port}` : null,
     redis: local ? local.url : 'external',
   });
-  if (values.dev) {
-    const endpoints = { http: `http://${reachable(config.host)}:${http!.port}`, smtp: `${reachable(config.smtpHost)}:${smtp!.port}` };
-    await announceDevSpace(rt, endpoints, values['new-key'], io.out);
-  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await http?.close();
   await smtp?.close();
+  await submission?.close();
   await Promise.all(workers.map((worker) => worker.close()));
   await closeQueues(rt);
   await closeTransport(rt);
   rt.redis.disconnect();
   await local?.stop();
+  await devDns?.close();
   return 0;
 }

@@ -10,4 +10,5 @@ export const USAGE = `usage:
   mailbox admin set-plan <space_id> <plan>
   mailbox admin recount <inbox_id> --space <space_id>
   mailbox admin service-dkim-records
-  mailbox admin index-humans           lets the humans of spaces made before the sign-in existed sign in`;
+  mailbox admin index-humans           lets the humans of spaces made before the sign-in existed sign in
+  mailbox admin migrate                takes the store to this version's storage format (every other process stopped)`;

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
 /** How long `tail` waits before asking again when nothing was new (event_feed answers at once). */
@@ -12,14 +12,35 @@ const TAIL_IDLE_MS = 1000;
 
 interface Answer {
   ok: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tool's answer, read by field as the user asked
   body: any;
 }
 
+/** The reason of a failed fetch, as the system tells it (`ECONNREFUSED`, `ENOTFOUND`), else fetch's own words. */
+const causeOf = (error: Error): string => {
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return cause?.code ?? cause?.message ?? error.message;
+};
+
+/** No answer at all from MAILBOX_URL: which URL failed, why, and how to start the service or point at it. */
+const unreachable = (url: string, error: Error): Error =>
+  new Error(
+    `cannot reach the service at ${url} (${causeOf(error)}). Start it (\`npm run dev\` to try it, \`npm start\`, ` +
+      `or \`mailbox serve\`), or set MAILBOX_URL to its address (default ${DEFAULT_URL}).`,
+  );
+
 async function post(io: CliIo, tool: string, body: unknown): Promise<Answer> {
-  const url = (io.env.MAILBOX_URL || DEFAULT_URL).replace(/\/+$/, '');
+  const base = (io.env.MAILBOX_URL || DEFAULT_URL).replace(/\/+$/, '');
+  if (!/^https?:$/.test(URL.parse(base)?.protocol ?? ''))
+    throw new Error(`MAILBOX_URL "${base}" is not an http(s) URL (default ${DEFAULT_URL})`);
+  const url = `${base}/v1/${encodeURIComponent(tool)}`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (io.env.MAILBOX_KEY) headers.authorization = `Bearer ${io.env.MAILBOX_KEY}`;
-  const response = await fetch(`${url}/v1/${encodeURIComponent(tool)}`, { method: 'POST', headers, body: JSON.stringify(body), signal: io.signal });
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: io.signal }).catch(
+    (error: Error) => {
+      throw io.signal?.aborted ? error : unreachable(url, error);
+    },
+  );
   const text = await response.text();
   try {
     return { ok: response.ok, body: JSON.parse(text) };

@@ -5,7 +5,7 @@
  */
 import { dkimContext, readDomain } from '../../actors/domain.js';
 import { open, requireMasterKey } from '../crypto.js';
-import { DKIM_SELECTORS } from '../domains/records.js';
+import { DKIM_SELECTORS } from '../domains/dns-records.js';
 import type { Runtime } from '../runtime.js';
 import { loadDkimKey } from './mime.js';
 import type { DkimKey } from './types.js';
@@ -20,7 +20,11 @@ export async function dkimKeyFor(rt: Runtime, spaceId: string, domain: string): 
   if (!stored) return null;
   const selector = DKIM_SELECTORS[0];
   const sealed = (JSON.parse(stored.dkim_private) as string[])[0]!;
-  return loadDkimKey(stored.domain, selector, open(requireMasterKey(rt.config), sealed, dkimContext(stored.id, selector)));
+  return loadDkimKey(
+    stored.domain,
+    selector,
+    open(requireMasterKey(rt.config), sealed, dkimContext(stored.id, selector)),
+  );
 }
 
 /**

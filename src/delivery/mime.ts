@@ -13,12 +13,23 @@ import type { DkimKey, OutgoingMail } from './types.js';
 
 /**
  * Headers the DKIM signature covers (those present in the message; nodemailer leaves absent ones out of
- * `h=`). Both unsubscribe headers are signed (decisions.md 9): a relay cannot swap the link, and
+ * `h=`). Both unsubscribe headers are signed (docs/contract.md, Decision 9): a relay cannot swap the link, and
  * mailbox providers honour one-click unsubscribe only when List-Unsubscribe-Post is covered (RFC 8058).
  */
-export const DKIM_SIGNED_HEADERS = [
-  'from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'in-reply-to', 'references',
-  'list-unsubscribe', 'list-unsubscribe-post', 'mime-version', 'content-type',
+const DKIM_SIGNED_HEADERS = [
+  'from',
+  'to',
+  'cc',
+  'subject',
+  'date',
+  'message-id',
+  'reply-to',
+  'in-reply-to',
+  'references',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
+  'mime-version',
+  'content-type',
 ] as const;
 
 // ---- VERP return path ---------------------------------------------------------------------------
@@ -41,6 +52,13 @@ export function parseVerp(address: string): { spaceId: string; messageId: string
   const match = VERP.exec(address.trim().toLowerCase());
   return match ? { spaceId: match[1]!, messageId: match[2]! } : null;
 }
+
+/** Every address the message is delivered to, `to` first: the copies and the blind copies are in the envelope only. */
+export const envelopeOf = (mail: OutgoingMail): string[] => [
+  mail.to.address,
+  ...mail.cc.map((m) => m.address),
+  ...mail.bcc.map((m) => m.address),
+];
 
 // ---- Bodies ---------------------------------------------------------------------------------------
 
@@ -66,7 +84,8 @@ function appendHtml(html: string, fragment: string): string {
  */
 function renderBodies(mail: OutgoingMail): { text: string; html: string | null } {
   const url = mail.unsubscribe?.url ?? null;
-  const place = (body: string, escape: boolean): string => body.replace(PLACEHOLDER, url ? (escape ? escapeHtml(url) : url) : '');
+  const place = (body: string, escape: boolean): string =>
+    body.replace(PLACEHOLDER, url ? (escape ? escapeHtml(url) : url) : '');
   let text = place(mail.text, false);
   let html = mail.html === null ? null : place(mail.html, true);
   if (url && mail.footer) {
@@ -85,7 +104,8 @@ const address = (box: { address: string; name: string | null }): Mail.Address | 
 const listUnsubscribeHeader = (unsubscribe: { url: string; mailto: string }): string =>
   `<${unsubscribe.url}>, <mailto:${unsubscribe.mailto}>`;
 
-const keyDoesNotLoad = (domainName: string, keySelector: string): Error => new Error(`DKIM key of ${keySelector}._domainkey.${domainName} does not load`);
+const keyDoesNotLoad = (domainName: string, keySelector: string): Error =>
+  new Error(`DKIM key of ${keySelector}._domainkey.${domainName} does not load`);
 
 /**
  * A signing key from its PEM, parsed once: parsing an RSA PEM is three quarters of a signature's cost
@@ -146,12 +166,19 @@ export async function composeMessage(mail: OutgoingMail, date: Date): Promise<Bu
     disableFileAccess: true,
     disableUrlAccess: true,
   };
+  if (mail.cc.length) options.cc = mail.cc.map(address);
+  // No bcc option: the composer would keep it for the envelope, and the envelope is the transport's (envelopeOf).
   if (mail.replyTo) options.replyTo = mail.replyTo;
   if (html !== null) options.html = html;
   if (mail.inReplyTo) options.inReplyTo = mail.inReplyTo;
   if (mail.references.length) options.references = mail.references;
   if (mail.attachments?.length) {
-    options.attachments = mail.attachments.map((file) => ({ filename: file.filename ?? undefined, contentType: file.contentType, content: file.content, contentDisposition: 'attachment' as const }));
+    options.attachments = mail.attachments.map((file) => ({
+      filename: file.filename ?? undefined,
+      contentType: file.contentType,
+      content: file.content,
+      contentDisposition: 'attachment' as const,
+    }));
   }
   const raw = await new MailComposer(options).compile().build();
   return mail.dkim ? sign(raw, mail.dkim) : raw;

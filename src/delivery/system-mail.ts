@@ -19,6 +19,8 @@ export async function sendSystemMail(rt: Runtime, mail: SystemMail): Promise<Del
     messageIdHeader: `<${id}@${domain}>`,
     from: { address: `no-reply@${domain}`, name: 'Mailbox' },
     to: { address: mail.to, name: null },
+    cc: [],
+    bcc: [],
     replyTo: null,
     subject: mail.subject,
     text: mail.text,

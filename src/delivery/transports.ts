@@ -1,5 +1,5 @@
 /**
- * The three ways a message leaves, chosen by OUTBOUND (decisions.md 8): `outbox` (the embedded default:
+ * The three ways a message leaves, chosen by OUTBOUND (docs/contract.md, Decision 8): `outbox` (the embedded default:
  * one .eml file per message under <MAILBOX_DATA_DIR>/outbox), an SMTP relay (`smtp://` or `smtps://`
  * URL, pooled connections), or `direct` delivery to the recipient domain's MX. Each builds the same
  * bytes (src/delivery/mime.ts) and answers one DeliveryResult per attempt; retrying is the queue's job.
@@ -15,7 +15,7 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import { createDns, type Dns } from '../domains/dns.js';
 import type { Runtime } from '../runtime.js';
 import { classifySmtpError, isPermanent, type DeliveryCode } from '../mail/delivery-codes.js';
-import { composeMessage } from './mime.js';
+import { composeMessage, envelopeOf } from './mime.js';
 import type { DeliveryResult, OutgoingMail, Transport } from './types.js';
 
 /**
@@ -24,7 +24,7 @@ import type { DeliveryResult, OutgoingMail, Transport } from './types.js';
  * opens no new connection `directMs` after the attempt began, so an attempt lasts at most that plus
  * one session's timeouts.
  */
-export const DELIVERY_TIMEOUTS = { connectMs: 20_000, greetingMs: 30_000, socketMs: 120_000, directMs: 60_000 };
+const DELIVERY_TIMEOUTS = { connectMs: 20_000, greetingMs: 30_000, socketMs: 120_000, directMs: 60_000 };
 export type DeliveryTimeouts = typeof DELIVERY_TIMEOUTS;
 
 /** Direct delivery tries at most this many connections per attempt (MX hosts times addresses). */
@@ -38,17 +38,39 @@ export interface TransportOptions {
   timeouts?: Partial<DeliveryTimeouts>;
 }
 
-const failure = (code: DeliveryCode, response: string): DeliveryResult => ({ ok: false, permanent: isPermanent(code), code, response });
+const failure = (code: DeliveryCode, response: string): DeliveryResult => ({
+  ok: false,
+  permanent: isPermanent(code),
+  code,
+  response,
+});
 
-const smtpTimeouts = (t: DeliveryTimeouts) => ({ connectionTimeout: t.connectMs, greetingTimeout: t.greetingMs, socketTimeout: t.socketMs });
+const smtpTimeouts = (t: DeliveryTimeouts) => ({
+  connectionTimeout: t.connectMs,
+  greetingTimeout: t.greetingMs,
+  socketTimeout: t.socketMs,
+});
 
 const dateOf = (rt: Runtime): Date => new Date(rt.clock.now());
 
-/** One message through a nodemailer transporter, its bytes prepared, its envelope the VERP return path. */
-async function sendRaw(transporter: Mail, mail: OutgoingMail, raw: Buffer): Promise<DeliveryResult> {
+/**
+ * One message through a nodemailer transporter in one SMTP transaction, its bytes prepared, its envelope
+ * the VERP return path and `recipients` (every address, or one domain's in direct delivery). A recipient
+ * refused at RCPT while another was taken leaves the message sent; the refusal is in the response.
+ */
+async function sendRaw(
+  transporter: Mail,
+  mail: OutgoingMail,
+  raw: Buffer,
+  recipients: string[],
+): Promise<DeliveryResult> {
   try {
-    const info = (await transporter.sendMail({ envelope: { from: mail.returnPath, to: [mail.to.address] }, raw })) as { response: string };
-    return { ok: true, response: info.response };
+    const info = (await transporter.sendMail({ envelope: { from: mail.returnPath, to: recipients }, raw })) as {
+      response: string;
+      rejected?: string[];
+    };
+    const refused = info.rejected?.length ? ` (refused: ${info.rejected.join(', ')})` : '';
+    return { ok: true, response: `${info.response}${refused}` };
   } catch (error) {
     const { code, response } = classifySmtpError(error);
     return failure(code, response);
@@ -114,7 +136,7 @@ function relayTransport(rt: Runtime, url: string, timeouts: DeliveryTimeouts): T
   });
   return {
     kind: 'smtp',
-    send: async (mail) => sendRaw(transporter, mail, await composeMessage(mail, dateOf(rt))),
+    send: async (mail) => sendRaw(transporter, mail, await composeMessage(mail, dateOf(rt)), envelopeOf(mail)),
     async close() {
       transporter.close();
     },
@@ -123,7 +145,11 @@ function relayTransport(rt: Runtime, url: string, timeouts: DeliveryTimeouts): T
 
 // ---- direct MX delivery --------------------------------------------------------------------------------
 
-const shuffle = <T>(items: T[]): T[] => items.map((item) => ({ item, r: Math.random() })).sort((a, b) => a.r - b.r).map((x) => x.item);
+const shuffle = <T>(items: T[]): T[] =>
+  items
+    .map((item) => ({ item, r: Math.random() }))
+    .sort((a, b) => a.r - b.r)
+    .map((x) => x.item);
 
 /**
  * The hosts to try, best preference first (equal preferences in random order, RFC 5321 5.1); the domain
@@ -157,44 +183,71 @@ function directTransport(rt: Runtime, timeouts: DeliveryTimeouts): Transport {
       logger: false,
     });
 
+  /** One domain's recipients to that domain's mail servers: the first host that answers decides. */
+  async function toDomain(
+    mail: OutgoingMail,
+    raw: Buffer,
+    domainName: string,
+    recipients: string[],
+  ): Promise<DeliveryResult> {
+    const domain = domainToASCII(domainName);
+    if (!domain) return failure('invalid_address', `no domain in ${recipients[0]}`);
+    const dns = createDns(rt.config);
+    let hosts: string[];
+    try {
+      hosts = await mailHosts(dns, domain);
+    } catch {
+      return failure('dns_failed', `the MX lookup of ${domain} failed`);
+    }
+    if (!hosts.length) return failure('no_mx', `${domain} accepts no mail (null MX)`);
+
+    let last: DeliveryResult | null = null;
+    let connections = 0;
+    // Real time, not the injected clock: this bounds sockets, not business time.
+    const deadline = performance.now() + timeouts.directMs;
+    for (const host of hosts) {
+      let addresses: string[];
+      try {
+        addresses = await dns.addresses(host);
+      } catch {
+        last = failure('dns_failed', `the address lookup of ${host} failed`);
+        continue;
+      }
+      for (const ip of addresses) {
+        if (connections++ === MAX_CONNECTIONS || (last && performance.now() > deadline)) return last!;
+        const transporter = connect(ip, host);
+        const result = await sendRaw(transporter, mail, raw, recipients);
+        transporter.close();
+        if (result.ok || result.permanent) return result;
+        rt.log.debug('direct delivery attempt failed', { message_id: mail.id, host, ip, code: result.code });
+        last = result;
+      }
+    }
+    return last ?? failure('no_mx', `no address for the mail servers of ${domain}`);
+  }
+
   return {
     kind: 'direct',
+    /**
+     * One transaction per recipient domain. The message's outcome is its `to`'s domain's (retries and
+     * bounces follow that one); a copy's domain that fails is told in the response, not retried, so a
+     * retry never sends the others a second copy (docs/tools.md, "Recipients").
+     */
     async send(mail) {
       const raw = await composeMessage(mail, dateOf(rt));
-      const domain = domainToASCII(mail.to.address.slice(mail.to.address.lastIndexOf('@') + 1));
-      if (!domain) return failure('invalid_address', `no domain in ${mail.to.address}`);
-      const dns = createDns(rt.config);
-      let hosts: string[];
-      try {
-        hosts = await mailHosts(dns, domain);
-      } catch {
-        return failure('dns_failed', `the MX lookup of ${domain} failed`);
+      const byDomain = new Map<string, string[]>();
+      for (const address of envelopeOf(mail)) {
+        const domain = address.slice(address.lastIndexOf('@') + 1);
+        byDomain.set(domain, [...(byDomain.get(domain) ?? []), address]);
       }
-      if (!hosts.length) return failure('no_mx', `${domain} accepts no mail (null MX)`);
-
-      let last: DeliveryResult | null = null;
-      let connections = 0;
-      // Real time, not the injected clock: this bounds sockets, not business time.
-      const deadline = performance.now() + timeouts.directMs;
-      for (const host of hosts) {
-        let addresses: string[];
-        try {
-          addresses = await dns.addresses(host);
-        } catch {
-          last = failure('dns_failed', `the address lookup of ${host} failed`);
-          continue;
-        }
-        for (const ip of addresses) {
-          if (connections++ === MAX_CONNECTIONS || (last && performance.now() > deadline)) return last!;
-          const transporter = connect(ip, host);
-          const result = await sendRaw(transporter, mail, raw);
-          transporter.close();
-          if (result.ok || result.permanent) return result;
-          rt.log.debug('direct delivery attempt failed', { message_id: mail.id, host, ip, code: result.code });
-          last = result;
-        }
-      }
-      return last ?? failure('no_mx', `no address for the mail servers of ${domain}`);
+      const [main, ...others] = [...byDomain];
+      const result = await toDomain(mail, raw, main![0], main![1]);
+      if (!result.ok && !result.permanent) return result;
+      const copies = await Promise.all(others.map(([domain, recipients]) => toDomain(mail, raw, domain, recipients)));
+      const failed = others.filter((_, i) => !copies[i]!.ok).map(([domain], i) => `${domain}: ${copies[i]!.response}`);
+      return failed.length
+        ? { ...result, response: `${result.response} (copies not delivered: ${failed.join('; ')})` }
+        : result;
     },
     async close() {},
   };

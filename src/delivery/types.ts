@@ -27,6 +27,9 @@ export interface OutgoingMail {
   messageIdHeader: string;
   from: Mailbox;
   to: Mailbox;
+  /** Copies: `cc` in the Cc header, `bcc` in the envelope only (never in a header). */
+  cc: Mailbox[];
+  bcc: Mailbox[];
   replyTo: string | null;
   subject: string;
   text: string;
@@ -43,7 +46,7 @@ export interface OutgoingMail {
   footer: boolean;
   /** Envelope sender (VERP): bounces come back to it and name the message. */
   returnPath: string;
-  /** Signs with the first key; DKIM covers From, To, Subject, Date, Message-ID, List-Unsubscribe, List-Unsubscribe-Post. */
+  /** Signs with the first key; DKIM covers From, To, Cc, Subject, Date, Message-ID, List-Unsubscribe, List-Unsubscribe-Post. */
   dkim: DkimKey | null;
   /** Free headers of ours (X-...). */
   headers?: Record<string, string>;

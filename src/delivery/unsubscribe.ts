@@ -43,7 +43,8 @@ function macOf(rt: Runtime, target: UnsubscribeTarget): Buffer {
 }
 
 function tokenOf(rt: Runtime, target: UnsubscribeTarget): string {
-  if (!SPACE.test(target.spaceId) || !MESSAGE.test(target.messageId)) throw new Error('unsubscribe link for malformed ids');
+  if (!SPACE.test(target.spaceId) || !MESSAGE.test(target.messageId))
+    throw new Error('unsubscribe link for malformed ids');
   const payload = `${target.test ? 't' : 'r'}${target.spaceId.slice(4)}${target.messageId.slice(4)}${target.recipient}`;
   return `${Buffer.from(payload, 'utf8').toString('base64url')}.${macOf(rt, target).toString('base64url')}`;
 }
@@ -54,7 +55,9 @@ const MAILTO = new RegExp(`^([${ALPHABET}]{${BODY}})([${ALPHABET}]{${BODY}})([${
 /** The mailto's MAC: 5 bits a character, from the first bytes of the HMAC. */
 function mailtoMacOf(rt: Runtime, spaceId: string, messageId: string, test: boolean): string {
   const key = deriveKey(requireMasterKey(rt.config), 'unsubscribe-mailto');
-  const mac = createHmac('sha256', key).update(`${spaceId}.${messageId}${test ? '.test' : ''}`).digest();
+  const mac = createHmac('sha256', key)
+    .update(`${spaceId}.${messageId}${test ? '.test' : ''}`)
+    .digest();
   let out = '';
   for (let i = 0; i < MAILTO_MAC_CHARS; i++) {
     const bit = i * 5;
@@ -68,7 +71,13 @@ function mailtoMacOf(rt: Runtime, spaceId: string, messageId: string, test: bool
  * The https link and the mailto address of one message's recipient (OutgoingMail.unsubscribe).
  * Throws `encryption_unavailable` without a master key: a message never leaves with a link nobody can check.
  */
-export function unsubscribeLink(rt: Runtime, spaceId: string, messageId: string, recipient: string, test: boolean): { url: string; mailto: string } {
+export function unsubscribeLink(
+  rt: Runtime,
+  spaceId: string,
+  messageId: string,
+  recipient: string,
+  test: boolean,
+): { url: string; mailto: string } {
   const token = tokenOf(rt, { spaceId, messageId, recipient: recipient.toLowerCase(), test });
   const domain = rt.config.commonDomain || rt.config.mxHost;
   const local = `${spaceId.slice(4)}${messageId.slice(4)}${mailtoMacOf(rt, spaceId, messageId, test)}`;
@@ -86,7 +95,8 @@ export function verifyUnsubscribeMailto(rt: Runtime, local: string): Omit<Unsubs
   const messageId = `msg_${match[2]}`;
   const given = Buffer.from(match[3]!);
   for (const test of [false, true]) {
-    if (timingSafeEqual(given, Buffer.from(mailtoMacOf(rt, spaceId, messageId, test)))) return { spaceId, messageId, test };
+    if (timingSafeEqual(given, Buffer.from(mailtoMacOf(rt, spaceId, messageId, test))))
+      return { spaceId, messageId, test };
   }
   return null;
 }

@@ -47,7 +47,11 @@ export function createDns(config: Config): Dns {
   const resolver = configuredResolver(config, 2500);
   return {
     txt: async (name) => (await orEmpty(resolver.resolveTxt(name))).map((chunks) => chunks.join('')),
-    mx: async (name) => (await orEmpty(resolver.resolveMx(name))).map((mx) => ({ exchange: mx.exchange.toLowerCase().replace(/\.$/, ''), priority: mx.priority })),
+    mx: async (name) =>
+      (await orEmpty(resolver.resolveMx(name))).map((mx) => ({
+        exchange: mx.exchange.toLowerCase().replace(/\.$/, ''),
+        priority: mx.priority,
+      })),
     addresses: async (name) => {
       const v4 = await orEmpty(resolver.resolve4(name));
       return v4.length ? v4 : orEmpty(resolver.resolve6(name));

@@ -23,9 +23,13 @@ export function normaliseDomain(input: string, parameter = 'domain'): string {
     labels.every((label) => LABEL.test(label)) &&
     !/^[0-9]+$/.test(labels[labels.length - 1]!);
   if (!valid) {
-    throw new MailboxError('invalid_argument', { parameter }, {
-      reason: 'un nom de domaine complet est attendu (exemple.fr, envoi.exemple.fr), au plus 253 caractères.',
-    });
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter },
+      {
+        reason: 'un nom de domaine complet est attendu (exemple.fr, envoi.exemple.fr), au plus 253 caractères.',
+      },
+    );
   }
   return ascii;
 }
@@ -35,8 +39,24 @@ export const isWithin = (domain: string, parent: string): boolean => domain === 
 
 /** Addresses that belong to the mail system itself (RFC 2142 and habit), refused on every domain. */
 const RESERVED_EVERYWHERE = [
-  'postmaster', 'abuse', 'hostmaster', 'webmaster', 'mailer-daemon', 'mailerdaemon', 'root', 'admin', 'administrator',
-  'noreply', 'no-reply', 'donotreply', 'do-not-reply', 'bounce', 'bounces', 'unsubscribe', 'security', 'nobody',
+  'postmaster',
+  'abuse',
+  'hostmaster',
+  'webmaster',
+  'mailer-daemon',
+  'mailerdaemon',
+  'root',
+  'admin',
+  'administrator',
+  'noreply',
+  'no-reply',
+  'donotreply',
+  'do-not-reply',
+  'bounce',
+  'bounces',
+  'unsubscribe',
+  'security',
+  'nobody',
 ];
 
 /**
@@ -44,12 +64,79 @@ const RESERVED_EVERYWHERE = [
  * squatting: refused there, free on a space's own domain.
  */
 const RESERVED_ON_COMMON = [
-  'support', 'help', 'helpdesk', 'info', 'contact', 'billing', 'sales', 'team', 'hello', 'mail', 'mailbox', 'email',
-  'www', 'ftp', 'smtp', 'imap', 'pop', 'mx', 'api', 'system', 'service', 'services', 'staff', 'official', 'legal', 'privacy',
-  'compliance', 'dmarc', 'dkim', 'spf', 'ssl', 'tls', 'cert', 'verify', 'verification', 'account', 'accounts', 'owner',
-  'operator', 'moderator', 'status', 'news', 'newsletter', 'marketing', 'press', 'jobs', 'careers', 'test', 'example',
-  'null', 'void', 'daemon', 'list', 'lists', 'listserv', 'majordomo', 'usenet', 'uucp', 'abuse-reports', 'fraud', 'phishing',
-  'spam', 'report', 'reports', 'feedback', 'sysadmin', 'it', 'ops', 'devops', 'dev', 'payments', 'invoice', 'invoices',
+  'support',
+  'help',
+  'helpdesk',
+  'info',
+  'contact',
+  'billing',
+  'sales',
+  'team',
+  'hello',
+  'mail',
+  'mailbox',
+  'email',
+  'www',
+  'ftp',
+  'smtp',
+  'imap',
+  'pop',
+  'mx',
+  'api',
+  'system',
+  'service',
+  'services',
+  'staff',
+  'official',
+  'legal',
+  'privacy',
+  'compliance',
+  'dmarc',
+  'dkim',
+  'spf',
+  'ssl',
+  'tls',
+  'cert',
+  'verify',
+  'verification',
+  'account',
+  'accounts',
+  'owner',
+  'operator',
+  'moderator',
+  'status',
+  'news',
+  'newsletter',
+  'marketing',
+  'press',
+  'jobs',
+  'careers',
+  'test',
+  'example',
+  'null',
+  'void',
+  'daemon',
+  'list',
+  'lists',
+  'listserv',
+  'majordomo',
+  'usenet',
+  'uucp',
+  'abuse-reports',
+  'fraud',
+  'phishing',
+  'spam',
+  'report',
+  'reports',
+  'feedback',
+  'sysadmin',
+  'it',
+  'ops',
+  'devops',
+  'dev',
+  'payments',
+  'invoice',
+  'invoices',
 ];
 
 const reservedEverywhere = new Set(RESERVED_EVERYWHERE);
@@ -63,12 +150,20 @@ const COMMON_USERNAME = { min: 3, max: 32 } as const;
  */
 export function checkUsername(username: string, onCommonDomain: boolean): void {
   if (/^\.|\.$|\.\./.test(username)) {
-    throw new MailboxError('invalid_argument', { parameter: 'username' }, { reason: 'pas de point au début, à la fin, ni deux de suite.' });
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter: 'username' },
+      { reason: 'pas de point au début, à la fin, ni deux de suite.' },
+    );
   }
   if (onCommonDomain && (username.length < COMMON_USERNAME.min || username.length > COMMON_USERNAME.max)) {
-    throw new MailboxError('invalid_argument', { parameter: 'username' }, {
-      reason: `sur le domaine commun, de ${COMMON_USERNAME.min} à ${COMMON_USERNAME.max} caractères.`,
-    });
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter: 'username' },
+      {
+        reason: `sur le domaine commun, de ${COMMON_USERNAME.min} à ${COMMON_USERNAME.max} caractères.`,
+      },
+    );
   }
   if (reservedEverywhere.has(username) || (onCommonDomain && reservedOnCommon.has(username))) {
     throw new MailboxError('reserved_username');

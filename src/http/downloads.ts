@@ -7,17 +7,22 @@
  */
 import { linkedAttachment } from '../../actors/attachments.js';
 import { verifyDownloadToken } from '../blobs/links.js';
+import { isActive, mediaType } from '../mail/media-type.js';
 import { asMailboxError, MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { errorReply, readBody, readRequest, send, sendStream, type StreamReply } from './io.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 
 /**
- * Types a browser could run or render as a page: sent as bytes. A received file's type is its sender's
- * choice, so every spelling: XML by its `+xml` suffix (SVG, XHTML, RSS, Atom), XSL, scripts by name with or
- * without `x-`.
+ * The type a file is served as. A received file's type is its sender's choice: parsed as a browser parses
+ * it (src/mail/media-type.ts), one a browser could render as a page or run (HTML, XML, XSL, scripts, in
+ * any spelling) or one that does not parse as a single type (`text/plain, text/html`) is served as bytes;
+ * any other as the parser reads it back, never as declared.
  */
-const ACTIVE_TYPE = /^\s*(text\/html|text\/xml|application\/xml|text\/xsl|application\/xslt|[a-z0-9.+-]+\/[a-z0-9.+-]*\+xml|[a-z]+\/(x-)?(javascript|ecmascript|jscript|vbscript|livescript))\s*(;|$)/i;
+function servedType(declared: string): string {
+  const type = mediaType(declared);
+  return !type || isActive(type) ? 'application/octet-stream' : type.toString();
+}
 
 /** `filename*` of RFC 6266 (any character), with a plain ASCII fallback. */
 function disposition(filename: string | null): string {
@@ -28,13 +33,17 @@ function disposition(filename: string | null): string {
 
 async function download(rt: Runtime, token: string): Promise<StreamReply> {
   const target = rt.config.masterKey ? verifyDownloadToken(rt.config.masterKey, token, rt.clock.now()) : null;
-  if (!target) throw new MailboxError('not_found', null, { reason: 'Ce lien de téléchargement est inconnu ou expiré (15 minutes) : demandez-en un autre avec get_attachment.' });
+  if (!target)
+    throw new MailboxError('not_found', null, {
+      reason:
+        'Ce lien de téléchargement est inconnu ou expiré (15 minutes) : demandez-en un autre avec get_attachment.',
+    });
   const { attachment, content } = await linkedAttachment(rt, target);
   return {
     status: 200,
     ...content,
     headers: {
-      'content-type': ACTIVE_TYPE.test(attachment.content_type) ? 'application/octet-stream' : attachment.content_type,
+      'content-type': servedType(attachment.content_type),
       'content-disposition': disposition(attachment.filename),
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
@@ -51,10 +60,14 @@ export function registerDownloads(app: TemplatedApp, rt: Runtime): void {
     readBody(res, 0)
       .then(() => download(rt, token))
       .then(
-        (reply) => sendStream(res, request, reply, (error) => rt.log.error('attachment download broke off', { error: String(error.stack ?? error) })),
+        (reply) =>
+          sendStream(res, request, reply, (error) =>
+            rt.log.error('attachment download broke off', { error: String(error.stack ?? error) }),
+          ),
         (error: unknown) => {
           const refusal = asMailboxError(error);
-          if (refusal.code === 'internal') rt.log.error('attachment download failed', { error: String((error as Error)?.stack ?? error) });
+          if (refusal.code === 'internal')
+            rt.log.error('attachment download failed', { error: String((error as Error)?.stack ?? error) });
           send(res, request, errorReply(refusal));
         },
       );

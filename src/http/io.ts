@@ -13,6 +13,8 @@ export interface IncomingRequest {
   url: string;
   query: string;
   headers: Record<string, string>;
+  /** The address of the connection's peer, as the engine gives it (src/http/anonymous.ts reads the client's from it). */
+  peer: string;
   /** The client's X-Request-Id when it is sane, else ours: every answer and log line of the request carries it. */
   id: string;
   /** Headers every answer to this request carries, whatever it is: its id, and the key's budget once authenticated. */
@@ -24,7 +26,8 @@ export interface IncomingRequest {
 /** A client's request id is kept when it can go into a header and a log line as it is. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-const requestIdOf = (given: string | undefined): string => (given !== undefined && SANE_REQUEST_ID.test(given) ? given : randomUUID());
+const requestIdOf = (given: string | undefined): string =>
+  given !== undefined && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 
 export function readRequest(res: HttpResponse, req: HttpRequest): IncomingRequest {
   // A repeated header is combined as HTTP does ("a, b"), never last-one-wins: two Authorization
@@ -39,6 +42,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest): IncomingReques
     url: req.getUrl(),
     query: req.getQuery() ?? '',
     headers,
+    peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
     id,
     answerHeaders: { 'x-request-id': id },
     aborted: false,
@@ -83,7 +87,8 @@ export function send(res: HttpResponse, request: IncomingRequest, reply: Reply):
   if (request.aborted) return;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
-    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers })) res.writeHeader(name, value);
+    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers }))
+      res.writeHeader(name, value);
     res.end(reply.body, reply.close ?? false);
   });
 }
@@ -102,7 +107,12 @@ export interface StreamReply {
  * file or S3 connection. A stream that breaks off or ends short cuts the connection (the client sees
  * fewer bytes than Content-Length, never a silently truncated file) and goes to `broke`.
  */
-export function sendStream(res: HttpResponse, request: IncomingRequest, reply: StreamReply, broke: (error: Error) => void): void {
+export function sendStream(
+  res: HttpResponse,
+  request: IncomingRequest,
+  reply: StreamReply,
+  broke: (error: Error) => void,
+): void {
   const { body, size } = reply;
   let finished = false;
   const finish = () => {
@@ -113,7 +123,8 @@ export function sendStream(res: HttpResponse, request: IncomingRequest, reply: S
   request.onAbort = finish;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
-    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers })) res.writeHeader(name, value);
+    for (const [name, value] of Object.entries({ ...request.answerHeaders, ...reply.headers }))
+      res.writeHeader(name, value);
     // An empty body has no chunk to end with.
     if (size === 0) res.end();
   });
@@ -155,7 +166,7 @@ export const jsonReply = (status: number, body: unknown, headers: Record<string,
   headers: { ...JSON_TYPE, ...headers },
 });
 
-/** Every refusal on the wire: decisions.md 1 body, `Retry-After` on 429/503, a challenge on 401. */
+/** Every refusal on the wire: docs/contract.md, Decision 1 body, `Retry-After` on 429/503, a challenge on 401. */
 export function errorReply(error: MailboxError): Reply {
   const headers: Record<string, string> = {};
   if (error.status === 429 || error.status === 503) headers['retry-after'] = String(error.retryAfterSeconds ?? 60);
@@ -199,7 +210,7 @@ function withoutPrototype(value: unknown): unknown {
   return bare;
 }
 
-/** An empty body is `{}` (decisions.md 1); anything else must be JSON. The one parser of request bodies. */
+/** An empty body is `{}` (docs/contract.md, Decision 1); anything else must be JSON. The one parser of request bodies. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) return Object.create(null);
   try {
@@ -218,19 +229,32 @@ export function bodyLimit(config: Config, tool: Tool | undefined | 'mcp'): numbe
   return takesFiles ? config.maxBodyBytes + Math.ceil(config.attachmentMaxBytes / 3) * 4 : config.maxBodyBytes;
 }
 
-export const takesIdempotencyKey = (tool: Tool | undefined): boolean => tool?.input.properties.idempotency_key !== undefined;
+export const takesIdempotencyKey = (tool: Tool | undefined): boolean =>
+  tool?.input.properties.idempotency_key !== undefined;
 
 /**
  * The `Idempotency-Key` header is the `idempotency_key` parameter of the tools that take one: used
  * when the body has none, refused when the body has another. Other tools ignore it.
  */
 export function withIdempotencyHeader(body: unknown, header: string | undefined, tool: Tool | undefined): unknown {
-  if (header === undefined || !takesIdempotencyKey(tool) || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  if (
+    header === undefined ||
+    !takesIdempotencyKey(tool) ||
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body)
+  )
+    return body;
   const input = body as Record<string, unknown>;
   const field = input.idempotency_key;
-  if (field === undefined || field === null) return Object.assign(Object.create(null), input, { idempotency_key: header });
+  if (field === undefined || field === null)
+    return Object.assign(Object.create(null), input, { idempotency_key: header });
   if (field !== header) {
-    throw new MailboxError('invalid_argument', { parameter: 'idempotency_key' }, { reason: "l'en-tête Idempotency-Key et le champ idempotency_key diffèrent ; n'en donnez qu'un, ou le même." });
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter: 'idempotency_key' },
+      { reason: "l'en-tête Idempotency-Key et le champ idempotency_key diffèrent ; n'en donnez qu'un, ou le même." },
+    );
   }
   return body;
 }

@@ -1,12 +1,21 @@
 /** The transport side: a uWS request becomes a Fetch Request for the SDK's web-standard transport, and back. */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Access } from '../../actors/space.js';
-import { parseJson, type IncomingRequest, type Reply } from './io.js';
+import type { IncomingRequest, Reply } from './io.js';
 import type { Runtime } from '../runtime.js';
 import { createMcpServer } from '../mcp/server.js';
 
-export async function handleMcp(rt: Runtime, request: IncomingRequest, body: Buffer, access: Access): Promise<Reply> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+/** `message`: the POST's body, parsed (src/http/server.ts counts a batch's calls from it). */
+export async function handleMcp(
+  rt: Runtime,
+  request: IncomingRequest,
+  message: unknown,
+  access: Access,
+): Promise<Reply> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   const server = createMcpServer(rt, access);
   request.onAbort = () => void transport.close();
   try {
@@ -15,8 +24,7 @@ export async function handleMcp(rt: Runtime, request: IncomingRequest, body: Buf
       method: request.method,
       headers: request.headers,
     });
-    const parsedBody = request.method === 'POST' ? parseJson(body) : undefined;
-    const response = await transport.handleRequest(fetchRequest, { parsedBody });
+    const response = await transport.handleRequest(fetchRequest, { parsedBody: message });
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;

@@ -10,7 +10,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
-import type { Handler, HttpEngine, HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket, WebSocketBehavior } from './uws.js';
+import type {
+  Handler,
+  HttpEngine,
+  HttpRequest,
+  HttpResponse,
+  TemplatedApp,
+  us_listen_socket,
+  WebSocket,
+  WebSocketBehavior,
+} from './uws.js';
 
 interface Route {
   method: string | null;
@@ -20,7 +29,9 @@ interface Route {
 
 /** Lower sorts first: wildcards last, then by parameter count, a method's route before `any`'s. */
 const rank = (route: Route): number =>
-  (route.segments.includes('*') ? 1000 : 0) + route.segments.filter((s) => s.startsWith(':')).length * 2 + (route.method ? 0 : 1);
+  (route.segments.includes('*') ? 1000 : 0) +
+  route.segments.filter((s) => s.startsWith(':')).length * 2 +
+  (route.method ? 0 : 1);
 
 /** The parameters of a matching path, in pattern order; null when the path does not match. */
 function match(segments: string[], parts: string[]): string[] | null {
@@ -60,7 +71,9 @@ function response(req: IncomingMessage, res: ServerResponse): HttpResponse {
       return self;
     },
     onData(handler) {
-      req.on('data', (chunk: Buffer) => handler(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength) as ArrayBuffer, false));
+      req.on('data', (chunk: Buffer) =>
+        handler(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength) as ArrayBuffer, false),
+      );
       req.on('end', () => handler(new ArrayBuffer(0), true));
       return self;
     },
@@ -102,6 +115,7 @@ function response(req: IncomingMessage, res: ServerResponse): HttpResponse {
       res.destroy();
       return self;
     },
+    getRemoteAddressAsText: () => asArrayBuffer(Buffer.from(req.socket.remoteAddress ?? '')),
   };
   return self;
 }
@@ -112,7 +126,8 @@ interface SocketRoute {
   server: WebSocketServer;
 }
 
-const asArrayBuffer = (data: Buffer): ArrayBuffer => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+const asArrayBuffer = (data: Buffer): ArrayBuffer =>
+  data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
 
 /** Sockets that have not answered since the last sweep's ping. */
 const silent = new WeakSet<WsSocket>();
@@ -139,15 +154,18 @@ function open<UserData>(ws: WsSocket, userData: UserData, behavior: WebSocketBeh
 }
 
 function sweepEvery(route: SocketRoute): NodeJS.Timeout {
-  const timer = setInterval(() => {
-    for (const ws of route.server.clients) {
-      if (silent.has(ws)) ws.terminate();
-      else {
-        silent.add(ws);
-        ws.ping();
+  const timer = setInterval(
+    () => {
+      for (const ws of route.server.clients) {
+        if (silent.has(ws)) ws.terminate();
+        else {
+          silent.add(ws);
+          ws.ping();
+        }
       }
-    }
-  }, (route.behavior.idleTimeout * 1000) / 2);
+    },
+    (route.behavior.idleTimeout * 1000) / 2,
+  );
   timer.unref();
   return timer;
 }
@@ -169,7 +187,11 @@ function App(): TemplatedApp {
     for (const route of routes) {
       if (route.method && route.method !== req.method) continue;
       const params = match(route.segments, parts);
-      if (params) return route.handler(response(req, res), request(req, path, mark < 0 ? undefined : url.slice(mark + 1), params));
+      if (params)
+        return route.handler(
+          response(req, res),
+          request(req, path, mark < 0 ? undefined : url.slice(mark + 1), params),
+        );
     }
     res.writeHead(404).end();
   };
@@ -182,7 +204,8 @@ function App(): TemplatedApp {
     if (!route) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     route.behavior.upgrade(
       {
-        upgrade: (userData) => route.server.handleUpgrade(req, socket, head, (ws) => open(ws, userData, route.behavior)),
+        upgrade: (userData) =>
+          route.server.handleUpgrade(req, socket, head, (ws) => open(ws, userData, route.behavior)),
       },
       request(req, path, mark < 0 ? undefined : url.slice(mark + 1), []),
       {},
@@ -195,8 +218,12 @@ function App(): TemplatedApp {
     del: add('DELETE'),
     any: add(null),
     ws(pattern, behavior) {
-      const server = new WebSocketServer({ noServer: true, maxPayload: behavior.maxPayloadLength, perMessageDeflate: false });
-      socketRoutes.push({ segments: pattern.split('/').slice(1), behavior: behavior as WebSocketBehavior<unknown>, server });
+      const server = new WebSocketServer({
+        noServer: true,
+        maxPayload: behavior.maxPayloadLength,
+        perMessageDeflate: false,
+      });
+      socketRoutes.push({ segments: pattern.split('/').slice(1), behavior: behavior, server });
       return app;
     },
     listen(host, port, cb) {

@@ -36,22 +36,79 @@ const IDEMPOTENCY_HEADER = {
 /** The areas operations are grouped by, as in docs/tools.md; a tool in none of them stops the document. */
 const TAGS: readonly { name: string; description: string; tools: readonly string[] }[] = [
   { name: 'keys', description: "Clés d'API des agents", tools: ['create_key', 'list_keys', 'revoke_key'] },
-  { name: 'space', description: "L'espace : réglages, humain, vérification, fermeture", tools: ['get_settings', 'attach_human', 'verify', 'close_space'] },
-  { name: 'events', description: 'Journal, webhooks et flux des événements', tools: ['list_events', 'set_webhook', 'event_feed'] },
-  { name: 'inboxes', description: 'Boîtes', tools: ['create_inbox', 'list_inboxes', 'inbox_status', 'delete_inbox', 'request_inbox_review'] },
-  { name: 'domains', description: "Domaines d'envoi", tools: ['add_domain', 'verify_domain', 'list_domains', 'remove_domain'] },
+  {
+    name: 'space',
+    description: "L'espace : réglages, humain, vérification, fermeture",
+    tools: ['get_settings', 'attach_human', 'verify', 'close_space'],
+  },
+  {
+    name: 'events',
+    description: 'Journal, webhooks et flux des événements',
+    tools: ['list_events', 'set_webhook', 'event_feed'],
+  },
+  {
+    name: 'inboxes',
+    description: 'Boîtes',
+    tools: ['create_inbox', 'list_inboxes', 'inbox_status', 'delete_inbox', 'request_inbox_review'],
+  },
+  {
+    name: 'domains',
+    description: "Domaines d'envoi",
+    tools: ['add_domain', 'verify_domain', 'list_domains', 'remove_domain'],
+  },
   {
     name: 'sending',
     description: 'Envois, brouillons et messages',
-    tools: ['send_email', 'reply_to_thread', 'get_message', 'get_attachment', 'cancel_message', 'approve_message', 'list_drafts', 'update_draft'],
+    tools: [
+      'send_email',
+      'reply_to_thread',
+      'get_message',
+      'get_attachment',
+      'cancel_message',
+      'approve_message',
+      'list_drafts',
+      'update_draft',
+    ],
   },
-  { name: 'threads', description: 'Fils de conversation et courrier reçu', tools: ['list_threads', 'get_thread', 'classify_thread', 'search_threads'] },
+  {
+    name: 'threads',
+    description: 'Fils de conversation et courrier reçu',
+    tools: ['list_threads', 'get_thread', 'classify_thread', 'search_threads'],
+  },
   { name: 'billing', description: 'Offre et abonnement', tools: ['billing_status', 'subscribe'] },
-  { name: 'suppressions', description: 'Adresses et domaines bloqués', tools: ['list_suppressions', 'add_suppression', 'remove_suppression'] },
-  { name: 'filters', description: "Filtres d'envoi et de réception", tools: ['add_filter', 'list_filters', 'remove_filter'] },
-  { name: 'workspace', description: "L'espace de travail de l'humain", tools: ['open_workspace', 'navigate_workspace', 'workspace_events'] },
-  { name: 'audiences', description: 'Audiences et contacts', tools: ['create_audience', 'add_contacts', 'remove_contacts', 'list_audiences', 'list_contacts', 'get_contact', 'delete_audience'] },
-  { name: 'campaigns', description: 'Campagnes et performances', tools: ['create_campaign', 'start_campaign', 'pause_campaign', 'list_campaigns', 'campaign_status'] },
+  {
+    name: 'suppressions',
+    description: 'Adresses et domaines bloqués',
+    tools: ['list_suppressions', 'add_suppression', 'remove_suppression'],
+  },
+  {
+    name: 'filters',
+    description: "Filtres d'envoi et de réception",
+    tools: ['add_filter', 'list_filters', 'remove_filter'],
+  },
+  {
+    name: 'workspace',
+    description: "L'espace de travail de l'humain",
+    tools: ['open_workspace', 'navigate_workspace', 'workspace_events'],
+  },
+  {
+    name: 'audiences',
+    description: 'Audiences et contacts',
+    tools: [
+      'create_audience',
+      'add_contacts',
+      'remove_contacts',
+      'list_audiences',
+      'list_contacts',
+      'get_contact',
+      'delete_audience',
+    ],
+  },
+  {
+    name: 'campaigns',
+    description: 'Campagnes et performances',
+    tools: ['create_campaign', 'start_campaign', 'pause_campaign', 'list_campaigns', 'campaign_status'],
+  },
 ];
 
 const tagOf = (tool: Tool): string => {

@@ -30,8 +30,14 @@ const STYLE =
   'label{display:block;margin:.6rem 0}.note{color:#555;font-size:.9rem}.error{color:#b91c1c}';
 
 /** `body` is trusted HTML of ours; every value from outside goes through escapeHtml first. */
-export function page(status: number, title: string, body: string, options: { formAction?: string; headers?: Record<string, string> } = {}): Reply {
-  const html = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+export function page(
+  status: number,
+  title: string,
+  body: string,
+  options: { formAction?: string; headers?: Record<string, string> } = {},
+): Reply {
+  const html =
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
   return { status, body: html, headers: { ...headersOf(options.formAction ?? "'self'"), ...options.headers } };
 }
@@ -58,14 +64,30 @@ export const readForm = (body: Buffer): URLSearchParams => new URLSearchParams(b
  * into a French page titled `failureTitle`. Its own runner rather than the API's: URLs here may hold
  * tokens the API's request log would write, and answers are pages.
  */
-export function servePage(rt: Runtime, res: HttpResponse, req: HttpRequest, failureTitle: string, work: (request: IncomingRequest, body: Buffer) => Promise<Reply>): void {
+export function servePage(
+  rt: Runtime,
+  res: HttpResponse,
+  req: HttpRequest,
+  failureTitle: string,
+  work: (request: IncomingRequest, body: Buffer) => Promise<Reply>,
+): void {
   const request = readRequest(res, req);
-  readBody(res, MAX_FORM_BYTES)
+  void readBody(res, MAX_FORM_BYTES)
     .then((body) => work(request, body))
     .catch((error: unknown) => {
       const refusal = asMailboxError(error);
-      if (refusal.code === 'internal') rt.log.error('page failed', { title: failureTitle, method: request.method, error: String((error as Error)?.stack ?? error) });
-      return { ...page(refusal.status, failureTitle, `<p>${escapeHtml(refusal.message)}</p>`), close: refusal.code === 'payload_too_large' };
+      if (refusal.code === 'internal')
+        rt.log.error('page failed', {
+          title: failureTitle,
+          method: request.method,
+          error: String((error as Error)?.stack ?? error),
+        });
+      const wait: Record<string, string> =
+        refusal.retryAfterSeconds === undefined ? {} : { 'retry-after': String(refusal.retryAfterSeconds) };
+      return {
+        ...page(refusal.status, failureTitle, `<p>${escapeHtml(refusal.message)}</p>`, { headers: wait }),
+        close: refusal.code === 'payload_too_large',
+      };
     })
     .then((reply) => send(res, request, reply));
 }

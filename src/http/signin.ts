@@ -1,6 +1,9 @@
 /**
- * The human's sign-in on the service's pages (actors/human-session.ts): `/signin` asks the space's human
- * e-mail, then the 6-digit code mailed to it, and sets the session cookie; `/signout` ends it. Other
+ * The human's sign-in on the service's pages (actors/signin-codes.ts, actors/human-session.ts): `/signin`
+ * asks the space's human e-mail, then the 6-digit code mailed to it for the attempt the code form
+ * carries, and sets the session cookie; `/signout` ends it. Both steps spend the sign-in's anonymous
+ * budget first (src/http/anonymous.ts) and answer the same for any address. A browser gets a device
+ * cookie at the first step: once a code typed in it is right, it draws on its own budget of codes. Other
  * pages (the OAuth consent page, the standalone workspace) plug in with:
  *   - `signInRoutes(app, rt)`: registers the routes;
  *   - `sessionOf(rt, request)`: the signed-in human and the space, or null;
@@ -10,17 +13,20 @@
  * The cookie is HttpOnly, SameSite=Strict, Secure when BASE_URL is https, and expires with the session.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { openSession, readSession, sendSignInCode, closeSession, signInTarget, type HumanSession } from '../../actors/human-session.js';
+import { openSession, readSession, closeSession, type HumanSession } from '../../actors/human-session.js';
+import { checkSignInCode, requestSignInCode, SIGN_IN_RULES } from '../../actors/signin-codes.js';
 import type { SpaceState } from '../../actors/space.js';
 import { asMailboxError, MailboxError } from '../errors.js';
-import { idPattern } from '../ids.js';
+import { idPattern, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { escapeHtml, maskEmail } from '../texts.js';
+import { clientOf, spendAnonymous } from './anonymous.js';
 import type { IncomingRequest, Reply } from './io.js';
 import { hiddenFields, page, readForm, seeOther, servePage } from './pages.js';
 import type { TemplatedApp } from './uws.js';
 
-export const SESSION_COOKIE = 'mbx_session';
+const SESSION_COOKIE = 'mbx_session';
+const DEVICE_COOKIE = 'mbx_device';
 const FAILURE_TITLE = 'Connexion impossible';
 const SPACE_ID = new RegExp(idPattern('space'));
 
@@ -49,7 +55,8 @@ export async function sessionOf(rt: Runtime, request: IncomingRequest): Promise<
  * line break inside a URL (`/<tab>/ailleurs.example` is `//ailleurs.example`, another site), and a
  * line break would end the Location header.
  */
-const localPath = (next: string | null | undefined): string => (next && /^\/(?![/\\])[!-[\]-~]*$/.test(next) ? next : '/signin');
+const localPath = (next: string | null | undefined): string =>
+  next && /^\/(?![/\\])[!-[\]-~]*$/.test(next) ? next : '/signin';
 
 /** The sign-in page, coming back to `next` (a path of this service) once signed in. */
 export const signInLocation = (next: string): string => `/signin?${new URLSearchParams({ next: localPath(next) })}`;
@@ -70,10 +77,21 @@ export function fromOurOrigin(rt: Runtime, request: IncomingRequest): boolean {
   return origin === undefined || origin === new URL(rt.config.baseUrl).origin;
 }
 
+const secure = (rt: Runtime): string => (rt.config.baseUrl.startsWith('https:') ? '; Secure' : '');
+
 function sessionCookie(rt: Runtime, value: string, maxAgeSeconds: number): string {
-  const secure = rt.config.baseUrl.startsWith('https:') ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure(rt)}`;
 }
+
+/** A browser that signed in as an address draws on its own budget of codes there (actors/signin-codes.ts); sent to the sign-in only. */
+const deviceCookie = (rt: Runtime, value: string): string =>
+  `${DEVICE_COOKIE}=${value}; Path=/signin; HttpOnly; SameSite=Strict; Max-Age=${SIGN_IN_RULES.deviceMs / 1000}${secure(rt)}`;
+
+/** The browser's device cookie, when it is one we could have set. */
+const deviceOf = (request: IncomingRequest): string | null => {
+  const value = cookieOf(request, DEVICE_COOKIE);
+  return value && /^[0-9A-Za-z]{32}$/.test(value) ? value : null;
+};
 
 interface Step {
   email: string;
@@ -83,72 +101,116 @@ interface Step {
 
 function stepOf(form: URLSearchParams): Step {
   const space = form.get('space')?.trim() || null;
-  if (space && !SPACE_ID.test(space)) throw new MailboxError('invalid_argument', { parameter: 'space' }, { reason: "ce n'est pas un identifiant d'espace (spc_...)." });
+  if (space && !SPACE_ID.test(space))
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter: 'space' },
+      { reason: "ce n'est pas un identifiant d'espace (spc_...)." },
+    );
   return { email: (form.get('email') ?? '').trim().toLowerCase(), space, next: localPath(form.get('next')) };
 }
 
 const problem = (message: string | null): string => (message ? `<p class="error">${escapeHtml(message)}</p>` : '');
 
-function emailForm(step: Step, options: { status?: number; message?: string | null; askSpace?: boolean } = {}): Reply {
-  const spaceField = options.askSpace || step.space
-    ? `<label>Identifiant de l'espace <input type="text" name="space" required pattern="spc_[0-9a-z]+" value="${escapeHtml(step.space ?? '')}"></label>` +
-      `<p class="note">Cette adresse est l'humain de plusieurs espaces : l'identifiant (spc_…) figure dans get_settings et dans les messages du service.</p>`
-    : '';
-  return page(options.status ?? 200, 'Connexion à Mailbox',
+function emailForm(step: Step, options: { status?: number; message?: string | null } = {}): Reply {
+  return page(
+    options.status ?? 200,
+    'Connexion à Mailbox',
     problem(options.message ?? null) +
-    `<form method="post" action="/signin">${hiddenFields({ next: step.next })}` +
-    `<label>Adresse e-mail de l'humain de l'espace <input type="email" name="email" required autocomplete="email" value="${escapeHtml(step.email)}"></label>` +
-    `${spaceField}<button type="submit">Recevoir un code</button></form>` +
-    `<p class="note">Un code à 6 chiffres part à cette adresse si c'est celle de l'humain d'un espace.</p>`);
+      `<form method="post" action="/signin">${hiddenFields({ next: step.next, space: step.space })}` +
+      `<label>Adresse e-mail de l'humain de l'espace <input type="email" name="email" required autocomplete="email" value="${escapeHtml(step.email)}"></label>` +
+      `<button type="submit">Recevoir un code</button></form>` +
+      `<p class="note">Un code à 6 chiffres part à cette adresse si c'est celle de l'humain d'un espace.</p>`,
+  );
 }
 
-function codeForm(step: Step, options: { status?: number; message?: string | null } = {}): Reply {
-  return page(options.status ?? 200, 'Code de connexion',
+/** The page after step 1, the same for any address: the code is asked for the attempt the form carries. */
+function codeForm(step: Step, attempt: string, options: { status?: number; message?: string | null } = {}): Reply {
+  return page(
+    options.status ?? 200,
+    'Code de connexion',
     problem(options.message ?? null) +
-    `<p>Si <strong>${escapeHtml(maskEmail(step.email) ?? '')}</strong> est l'adresse de l'humain d'un espace, un code à 6 chiffres vient d'y partir ; il est valable 15 minutes.</p>` +
-    `<form method="post" action="/signin/code">${hiddenFields({ email: step.email, space: step.space, next: step.next })}` +
-    `<label>Code reçu <input type="text" name="code" required inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code"></label>` +
-    `<button type="submit">Me connecter</button></form>` +
-    `<form method="post" action="/signin">${hiddenFields({ email: step.email, space: step.space, next: step.next })}<button class="secondary" type="submit">Renvoyer un code</button></form>`);
+      `<p>Si <strong>${escapeHtml(maskEmail(step.email) ?? '')}</strong> est l'adresse de l'humain d'un espace, un code à 6 chiffres vient d'y partir ; il est valable 15 minutes, sur cette page.</p>` +
+      `<form method="post" action="/signin/code">${hiddenFields({ email: step.email, space: step.space, next: step.next, attempt })}` +
+      `<label>Code reçu <input type="text" name="code" required inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code"></label>` +
+      `<button type="submit">Me connecter</button></form>` +
+      `<form method="post" action="/signin">${hiddenFields({ email: step.email, space: step.space, next: step.next })}<button class="secondary" type="submit">Renvoyer un code</button></form>`,
+  );
+}
+
+/** Shown only to whoever typed the right code: the spaces its address is the human of. */
+function spaceChoice(step: Step, attempt: string, code: string, spaces: { id: string; name: string }[]): Reply {
+  const choices = spaces
+    .map(
+      (space, i) =>
+        `<label><input type="radio" name="space" value="${escapeHtml(space.id)}"${i ? '' : ' checked'}> ${escapeHtml(space.name)} (${escapeHtml(space.id)})</label>`,
+    )
+    .join('');
+  return page(
+    200,
+    "Choisir l'espace",
+    `<p>Cette adresse est l'humain de plusieurs espaces : dans lequel vous connecter ?</p>` +
+      `<form method="post" action="/signin/code">${hiddenFields({ email: step.email, next: step.next, attempt, code })}${choices}` +
+      `<button type="submit">Me connecter</button></form>`,
+  );
 }
 
 function signedInPage(signedIn: SignedIn): Reply {
-  return page(200, 'Vous êtes connecté(e)',
+  return page(
+    200,
+    'Vous êtes connecté(e)',
     `<p>Connecté(e) en tant qu'humain de l'espace <strong>${escapeHtml(signedIn.space.name)}</strong> (${escapeHtml(signedIn.space.id)}).</p>` +
-    `<form method="post" action="/signout"><button class="secondary" type="submit">Me déconnecter</button></form>`);
+      `<form method="post" action="/signout"><button class="secondary" type="submit">Me déconnecter</button></form>`,
+  );
 }
 
-const foreignForm = (): MailboxError => new MailboxError('forbidden', null, { reason: "Ce formulaire ne vient pas d'une page de ce service." });
+const foreignForm = (): MailboxError =>
+  new MailboxError('forbidden', null, { reason: "Ce formulaire ne vient pas d'une page de ce service." });
 
-/** Step 1: the address (and the space, when it is the human of several); a code leaves if it is a space's human. */
-async function askCode(rt: Runtime, step: Step): Promise<Reply> {
+/** A refusal of the code rules, shown on the page; anything else goes on as a failure. */
+function shownRefusal(error: unknown): MailboxError {
+  const refusal = asMailboxError(error);
+  if (refusal.code === 'internal' || refusal.code === 'service_unavailable') throw error;
+  return refusal;
+}
+
+/**
+ * Step 1: the address; a code leaves, after the answer, if it is a space's human. The answer is the same
+ * either way. A browser without a device cookie gets one: remembered once a code typed in it is right.
+ */
+async function askCode(rt: Runtime, request: IncomingRequest, step: Step): Promise<Reply> {
   if (!step.email.includes('@')) return emailForm(step, { status: 400, message: 'Indiquez une adresse e-mail.' });
-  const target = await signInTarget(rt, step.email, step.space);
-  if (target.kind === 'choose') return emailForm(step, { askSpace: true });
-  if (target.kind === 'unknown') return codeForm(step);
+  const device = deviceOf(request);
   try {
-    await sendSignInCode(rt, target.spaceId, step.email);
+    const attempt = await requestSignInCode(rt, {
+      email: step.email,
+      space: step.space,
+      client: clientOf(rt, request),
+      device,
+    });
+    const reply = codeForm(step, attempt);
+    return { ...reply, headers: { ...reply.headers, 'set-cookie': deviceCookie(rt, device ?? randomBase62(32)) } };
   } catch (error) {
-    const refusal = asMailboxError(error);
-    if (refusal.code === 'internal' || refusal.code === 'service_unavailable') throw error;
-    return codeForm(step, { status: refusal.status, message: refusal.message });
+    const refusal = shownRefusal(error);
+    return emailForm(step, { status: refusal.status, message: refusal.message });
   }
-  return codeForm(step);
 }
 
 /** Step 2: the code opens the session and the browser goes back where it was going. */
-async function checkCode(rt: Runtime, step: Step, code: string): Promise<Reply> {
-  const target = await signInTarget(rt, step.email, step.space);
-  // An address that is nobody's human gets the answer a wrong code would, without an attempt to count.
-  if (target.kind !== 'space') return codeForm(step, { status: 422, message: new MailboxError('invalid_code').message });
+async function checkCode(rt: Runtime, request: IncomingRequest, step: Step, form: URLSearchParams): Promise<Reply> {
+  const attempt = form.get('attempt') ?? '';
+  const code = (form.get('code') ?? '').trim();
+  // No cookie (refused by the browser): a device nobody will present again.
+  const device = deviceOf(request) ?? randomBase62(32);
   try {
-    const { secret, session } = await openSession(rt, target.spaceId, step.email, code);
+    const checked = await checkSignInCode(rt, { email: step.email, attempt, code, space: step.space, device });
+    if (checked.kind === 'choose') return spaceChoice(step, attempt, code, checked.spaces);
+    const { secret, session } = await openSession(rt, checked.spaceId, step.email);
     const maxAge = Math.floor((session.expiresAt - rt.clock.now()) / 1000);
     return seeOther(step.next, { 'set-cookie': sessionCookie(rt, secret, maxAge) });
   } catch (error) {
-    const refusal = asMailboxError(error);
-    if (refusal.code === 'internal' || refusal.code === 'service_unavailable') throw error;
-    return codeForm(step, { status: refusal.status, message: refusal.message });
+    const refusal = shownRefusal(error);
+    return codeForm(step, attempt, { status: refusal.status, message: refusal.message });
   }
 }
 
@@ -165,14 +227,16 @@ export function signInRoutes(app: TemplatedApp, rt: Runtime): void {
   app.post('/signin', (res, req) =>
     servePage(rt, res, req, FAILURE_TITLE, async (request, body) => {
       if (!fromOurOrigin(rt, request)) throw foreignForm();
-      return askCode(rt, stepOf(readForm(body)));
+      await spendAnonymous(rt, 'signin', request);
+      return askCode(rt, request, stepOf(readForm(body)));
     }),
   );
   app.post('/signin/code', (res, req) =>
     servePage(rt, res, req, FAILURE_TITLE, async (request, body) => {
       if (!fromOurOrigin(rt, request)) throw foreignForm();
+      await spendAnonymous(rt, 'signin', request);
       const form = readForm(body);
-      return checkCode(rt, stepOf(form), (form.get('code') ?? '').trim());
+      return checkCode(rt, request, stepOf(form), form);
     }),
   );
   app.post('/signout', (res, req) =>

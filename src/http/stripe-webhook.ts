@@ -57,7 +57,7 @@ interface StripeSubscription {
 /** The plan a subscription pays for: its metadata's, else the plan whose price it bills. */
 function paidPlan(subscription: StripeSubscription, plans: Config['plans']): Plan | null {
   const named = subscription.metadata?.plan;
-  if (named && plans[named]) return plans[named]!;
+  if (named && plans[named]) return plans[named];
   const price = subscription.items?.data?.[0]?.price?.id;
   return (price && Object.values(plans).find((plan) => plan.price_id === price)) || null;
 }
@@ -68,8 +68,19 @@ function paidPlan(subscription: StripeSubscription, plans: Config['plans']): Pla
  * billing_unavailable: Stripe retries for three days, time for the operator to put it back.
  */
 function billingChangeOf(event: unknown, plans: Config['plans']): BillingChange | null {
-  const { id, type, created, data } = (event ?? {}) as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: StripeSubscription } };
-  if (typeof id !== 'string' || typeof type !== 'string' || typeof created !== 'number' || !type.startsWith('customer.subscription.')) return null;
+  const { id, type, created, data } = (event ?? {}) as {
+    id?: unknown;
+    type?: unknown;
+    created?: unknown;
+    data?: { object?: StripeSubscription };
+  };
+  if (
+    typeof id !== 'string' ||
+    typeof type !== 'string' ||
+    typeof created !== 'number' ||
+    !type.startsWith('customer.subscription.')
+  )
+    return null;
   const subscription = data?.object ?? {};
   const spaceId = subscription.metadata?.space_id;
   if (typeof spaceId !== 'string' || !SPACE_ID.test(spaceId)) return null;
@@ -88,11 +99,19 @@ function billingChangeOf(event: unknown, plans: Config['plans']): BillingChange 
  * One request of Stripe's webhook: checked, then applied to its space. A space that no longer exists
  * (erased after closure) acknowledges the event: nothing is left to bill.
  */
-export async function receiveStripeEvent(rt: Runtime, signature: string | undefined, body: Buffer): Promise<{ received: true; applied: boolean }> {
+export async function receiveStripeEvent(
+  rt: Runtime,
+  signature: string | undefined,
+  body: Buffer,
+): Promise<{ received: true; applied: boolean }> {
   const secret = rt.config.stripeWebhookSecret;
   if (!secret) throw new MailboxError('billing_unavailable');
   if (!verifyStripeSignature(signature, body, secret, rt.clock.now())) {
-    throw new MailboxError('invalid_argument', { parameter: 'Stripe-Signature' }, { reason: 'signature absente, fausse ou vieille de plus de cinq minutes.' });
+    throw new MailboxError(
+      'invalid_argument',
+      { parameter: 'Stripe-Signature' },
+      { reason: 'signature absente, fausse ou vieille de plus de cinq minutes.' },
+    );
   }
   const event = parseJson(body) as { id?: unknown; type?: unknown };
   let change: BillingChange | null;

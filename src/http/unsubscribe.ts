@@ -1,5 +1,5 @@
 /**
- * The unsubscribe endpoint of every outgoing message's link, `<BASE_URL>/u/<token>` (decisions.md 4):
+ * The unsubscribe endpoint of every outgoing message's link, `<BASE_URL>/u/<token>` (docs/contract.md, Decision 4):
  * GET shows a plain French page with one button, never unsubscribing by itself (link scanners and
  * previews follow GETs); POST unsubscribes, both from that button and from a mailbox provider's
  * one-click request (RFC 8058: body `List-Unsubscribe=One-Click`, answered 200 with no redirect).
@@ -15,17 +15,24 @@ import { page, servePage } from './pages.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 
 const unknownLink = (): Reply =>
-  page(statusOf('not_found'), 'Lien inconnu', "<p>Ce lien de désabonnement n'est pas valable : il a peut-être été mal copié. Rien n'a été changé.</p>");
+  page(
+    statusOf('not_found'),
+    'Lien inconnu',
+    "<p>Ce lien de désabonnement n'est pas valable : il a peut-être été mal copié. Rien n'a été changé.</p>",
+  );
 
-const TEST_NOTE = "<p class=\"note\">Ce message était un envoi de test : ce lien ne désabonne personne.</p>";
+const TEST_NOTE = '<p class="note">Ce message était un envoi de test : ce lien ne désabonne personne.</p>';
 
 /** The form posts the RFC 8058 body itself, so the button and a provider's one-click take one path. */
 function confirmation(target: UnsubscribeTarget): Reply {
   const who = escapeHtml(maskEmail(target.recipient) ?? '');
-  return page(200, 'Se désabonner',
+  return page(
+    200,
+    'Se désabonner',
     `<p>Ne plus recevoir de messages de cet expéditeur à l'adresse <strong>${who}</strong> ?</p>` +
-    `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner</button></form>` +
-    (target.test ? TEST_NOTE : ''));
+      `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner</button></form>` +
+      (target.test ? TEST_NOTE : ''),
+  );
 }
 
 async function unsubscribe(rt: Runtime, target: UnsubscribeTarget): Promise<Reply> {
@@ -38,7 +45,11 @@ async function unsubscribe(rt: Runtime, target: UnsubscribeTarget): Promise<Repl
     throw error;
   }
   const who = escapeHtml(maskEmail(target.recipient) ?? '');
-  return page(200, 'Vous êtes désabonné(e)', `<p>L'adresse <strong>${who}</strong> ne recevra plus de messages de cet expéditeur.</p>`);
+  return page(
+    200,
+    'Vous êtes désabonné(e)',
+    `<p>L'adresse <strong>${who}</strong> ne recevra plus de messages de cet expéditeur.</p>`,
+  );
 }
 
 /** The token in the URL is read before anything else: uWS's request is only valid until the first await. */
@@ -50,12 +61,18 @@ function route(rt: Runtime, work: (token: string) => Promise<Reply>) {
 }
 
 export function registerUnsubscribe(app: TemplatedApp, rt: Runtime): void {
-  app.get('/u/:token', route(rt, async (token) => {
-    const target = verifyUnsubscribeToken(rt, token);
-    return target ? confirmation(target) : unknownLink();
-  }));
-  app.post('/u/:token', route(rt, async (token) => {
-    const target = verifyUnsubscribeToken(rt, token);
-    return target ? unsubscribe(rt, target) : unknownLink();
-  }));
+  app.get(
+    '/u/:token',
+    route(rt, async (token) => {
+      const target = verifyUnsubscribeToken(rt, token);
+      return target ? confirmation(target) : unknownLink();
+    }),
+  );
+  app.post(
+    '/u/:token',
+    route(rt, async (token) => {
+      const target = verifyUnsubscribeToken(rt, token);
+      return target ? unsubscribe(rt, target) : unknownLink();
+    }),
+  );
 }

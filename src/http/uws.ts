@@ -1,14 +1,10 @@
 /**
- * The one adapter around the HTTP engine: the subset of the uWebSockets.js API the front end uses, and
- * the engine that provides it. uWS first (the official build, then the npm build, whose binaries load
- * on Node 16-20 only), else `node:http` through src/http/node-engine.ts, so the service runs on any
- * Node. The npm package silently falls back to a slow JS server when its native binding does not load;
+ * The one adapter around the HTTP engine: the subset of the uWebSockets.js API the front end uses.
+ * src/http/engine.ts chooses who provides it: uWS first (the official build, then the npm build, whose
+ * binaries load on Node 16-20 only), else `node:http` through src/http/node-engine.ts, so the service
+ * runs on any Node. The npm package silently falls back to a slow JS server when its native binding does not load;
  * we load the binding itself so that cannot happen unnoticed.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { HttpEngineChoice } from '../config.js';
-import { nodeEngine } from './node-engine.js';
 
 /** Valid until the handler returns: read everything needed synchronously (src/http/io.ts). */
 export interface HttpRequest {
@@ -40,6 +36,8 @@ export interface HttpResponse {
   onWritable(handler: (offset: number) => boolean): HttpResponse;
   /** Cuts the connection at once (a body that broke off after its headers were sent). */
   close(): HttpResponse;
+  /** The peer's address as text (uWS writes IPv4 on a dual-stack socket as an IPv4-mapped IPv6 address, every group in full). */
+  getRemoteAddressAsText(): ArrayBuffer;
 }
 
 export type Handler = (res: HttpResponse, req: HttpRequest) => void;
@@ -50,7 +48,13 @@ export type us_socket_context_t = object;
 
 /** What a WebSocket route's `upgrade` may do with the request: upgrade it, synchronously. */
 export interface UpgradeResponse {
-  upgrade<UserData>(userData: UserData, secWebSocketKey: string, secWebSocketProtocol: string, secWebSocketExtensions: string, context: us_socket_context_t): void;
+  upgrade<UserData>(
+    userData: UserData,
+    secWebSocketKey: string,
+    secWebSocketProtocol: string,
+    secWebSocketExtensions: string,
+    context: us_socket_context_t,
+  ): void;
 }
 
 /** Valid from `open` to `close`; never used after `close`. */
@@ -97,57 +101,27 @@ export interface HttpEngine {
   us_listen_socket_close(socket: us_listen_socket): void;
 }
 
-/** Where uWS comes from, in the order `auto` tries them; `load` throws when it cannot. */
-export interface UwsSource {
-  name: string;
-  load(): HttpEngine;
-}
-
-const require = createRequire(import.meta.url);
-
-const UWS_SOURCES: UwsSource[] = [
-  // The official build, installed from its git repository; absent from the npm registry.
-  { name: 'uWebSockets.js', load: () => require('uWebSockets.js') as HttpEngine },
-  {
-    name: '@trufflesuite/uws-js-unofficial',
-    load: () => {
-      const dir = dirname(require.resolve('@trufflesuite/uws-js-unofficial/package.json'));
-      return require(join(dir, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`)) as HttpEngine;
-    },
-  },
-];
-
-export interface ChosenEngine {
-  engine: HttpEngine;
-  /** Why uWS was passed over, for the start log; null when uWS runs or `node` was asked for. */
-  warning: string | null;
-}
-
-/**
- * HTTP_ENGINE: `node` is node:http; `uws` is the first uWS build that loads, and an error naming
- * every failure when none does; `auto` falls back from uWS to node:http with a warning.
- */
-export function chooseEngine(choice: HttpEngineChoice, sources: UwsSource[] = UWS_SOURCES): ChosenEngine {
-  if (choice === 'node') return { engine: nodeEngine, warning: null };
-  const failures: string[] = [];
-  for (const source of sources) {
-    try {
-      // The module as it is, named: bench/webhook-receiver.mjs uses its SSLApp too.
-      return { engine: { ...source.load(), name: source.name }, warning: null };
-    } catch (error) {
-      failures.push(`${source.name}: ${(error as Error).message.split('\n')[0]}`);
-    }
-  }
-  const why = `no uWebSockets.js build loads on Node ${process.version} (${failures.join('; ')})`;
-  if (choice === 'uws') throw new Error(`HTTP_ENGINE=uws, but ${why}`);
-  return { engine: nodeEngine, warning: `${why}: serving HTTP with node:http, slower; HTTP_ENGINE=node hides this warning` };
-}
-
 const REASONS: Record<number, string> = {
-  200: 'OK', 202: 'Accepted', 204: 'No Content', 302: 'Found', 303: 'See Other', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  200: 'OK',
+  202: 'Accepted',
+  204: 'No Content',
+  302: 'Found',
+  303: 'See Other',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 /** uWS wants the whole status line: "200 OK". */

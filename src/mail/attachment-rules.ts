@@ -1,5 +1,5 @@
 /**
- * What an outgoing file may be (decisions.md 10): a plain name (no path, no control character, at
+ * What an outgoing file may be (docs/contract.md, Decision 10): a plain name (no path, no control character, at
  * most 255 characters), a type its content does not contradict, nothing a mail client would run,
  * within ATTACHMENT_MAX_BYTES for the whole message. A rule of the mail layer: values in, a refusal
  * (`attachment_refused`, hint {filename, reason}) or the checked file out, no I/O.
@@ -7,34 +7,117 @@
 import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
 import { MailboxError } from '../errors.js';
 
-export const ATTACHMENTS_MAX = 10;
-export const FILENAME_MAX_CHARS = 255;
+const FILENAME_MAX_CHARS = 255;
 
 /** Types a mail client or a desktop may run: refused whatever the content. */
 const RUNNABLE_TYPES = new Set([
-  'application/x-msdownload', 'application/x-dosexec', 'application/x-executable', 'application/x-elf', 'application/x-mach-binary',
-  'application/x-sharedlib', 'application/vnd.microsoft.portable-executable', 'application/x-msi', 'application/x-ms-installer',
-  'application/vnd.android.package-archive', 'application/java-archive', 'application/x-java-archive', 'application/x-sh',
-  'application/x-shellscript', 'application/x-csh', 'application/x-bat', 'application/x-msdos-program', 'application/javascript',
-  'application/x-javascript', 'text/javascript', 'application/ecmascript', 'text/vbscript', 'application/x-vbscript',
-  'application/hta', 'application/x-powershell', 'application/x-python-code', 'text/x-python', 'text/x-shellscript',
-  'application/x-apple-diskimage', 'application/x-ms-shortcut',
+  'application/x-msdownload',
+  'application/x-dosexec',
+  'application/x-executable',
+  'application/x-elf',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-msi',
+  'application/x-ms-installer',
+  'application/vnd.android.package-archive',
+  'application/java-archive',
+  'application/x-java-archive',
+  'application/x-sh',
+  'application/x-shellscript',
+  'application/x-csh',
+  'application/x-bat',
+  'application/x-msdos-program',
+  'application/javascript',
+  'application/x-javascript',
+  'text/javascript',
+  'application/ecmascript',
+  'text/vbscript',
+  'application/x-vbscript',
+  'application/hta',
+  'application/x-powershell',
+  'application/x-python-code',
+  'text/x-python',
+  'text/x-shellscript',
+  'application/x-apple-diskimage',
+  'application/x-ms-shortcut',
 ]);
 
 /** Extensions that run when opened (Windows, macOS, scripts), whatever type is declared. */
 const RUNNABLE_EXTENSIONS = new Set([
-  'exe', 'com', 'bat', 'cmd', 'scr', 'pif', 'cpl', 'msi', 'msp', 'msc', 'dll', 'sys', 'drv', 'ocx', 'jar', 'apk', 'app', 'dmg', 'pkg',
-  'js', 'jse', 'mjs', 'vbs', 'vbe', 'wsf', 'wsh', 'ws', 'hta', 'ps1', 'psm1', 'psd1', 'sh', 'bash', 'zsh', 'csh', 'ksh', 'command',
-  'py', 'pyc', 'pl', 'rb', 'php', 'lnk', 'reg', 'inf', 'scf', 'gadget', 'application', 'appx', 'msix', 'elf', 'bin', 'run', 'iso',
+  'exe',
+  'com',
+  'bat',
+  'cmd',
+  'scr',
+  'pif',
+  'cpl',
+  'msi',
+  'msp',
+  'msc',
+  'dll',
+  'sys',
+  'drv',
+  'ocx',
+  'jar',
+  'apk',
+  'app',
+  'dmg',
+  'pkg',
+  'js',
+  'jse',
+  'mjs',
+  'vbs',
+  'vbe',
+  'wsf',
+  'wsh',
+  'ws',
+  'hta',
+  'ps1',
+  'psm1',
+  'psd1',
+  'sh',
+  'bash',
+  'zsh',
+  'csh',
+  'ksh',
+  'command',
+  'py',
+  'pyc',
+  'pl',
+  'rb',
+  'php',
+  'lnk',
+  'reg',
+  'inf',
+  'scf',
+  'gadget',
+  'application',
+  'appx',
+  'msix',
+  'elf',
+  'bin',
+  'run',
+  'iso',
 ]);
 
 /** Types by extension, for a file sent without content_type whose content says nothing. */
 const TYPE_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain', csv: 'text/csv', md: 'text/markdown', html: 'text/html', htm: 'text/html', json: 'application/json',
-  xml: 'application/xml', ics: 'text/calendar', vcf: 'text/vcard', svg: 'image/svg+xml', eml: 'message/rfc822',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  md: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+  json: 'application/json',
+  xml: 'application/xml',
+  ics: 'text/calendar',
+  vcf: 'text/vcard',
+  svg: 'image/svg+xml',
+  eml: 'message/rfc822',
 };
 
-const refused = (filename: string, reason: string): MailboxError => new MailboxError('attachment_refused', { filename, reason });
+const refused = (filename: string, reason: string): MailboxError =>
+  new MailboxError('attachment_refused', { filename, reason });
 
 // Windows drops a name's trailing dots and spaces when it saves the file: `run.bat.` is `run.bat`.
 const extensionOf = (filename: string): string => {
@@ -50,15 +133,18 @@ export function checkFilename(filename: string): void {
   if (!filename.trim() || filename === '.' || filename === '..') throw refused(filename, 'nom de fichier vide');
   if (/[/\\]/.test(filename)) throw refused(filename, 'le nom contient un chemin (/ ou \\)');
   // C0, DEL, C1 and the bidirectional overrides that disguise an extension.
-  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(filename)) throw refused(filename, 'le nom contient un caractère de contrôle');
-  if ([...filename].length > FILENAME_MAX_CHARS) throw refused(filename, `nom de plus de ${FILENAME_MAX_CHARS} caractères`);
+  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(filename))
+    throw refused(filename, 'le nom contient un caractère de contrôle');
+  if ([...filename].length > FILENAME_MAX_CHARS)
+    throw refused(filename, `nom de plus de ${FILENAME_MAX_CHARS} caractères`);
 }
 
 /** Refuses a file that would run when opened, by its name or its type. */
 export function checkNotRunnable(filename: string, contentType: string): void {
   const extension = extensionOf(filename);
   if (RUNNABLE_EXTENSIONS.has(extension)) throw refused(filename, `type exécutable ou script (.${extension})`);
-  if (RUNNABLE_TYPES.has(bareType(contentType))) throw refused(filename, `type exécutable ou script (${bareType(contentType)})`);
+  if (RUNNABLE_TYPES.has(bareType(contentType)))
+    throw refused(filename, `type exécutable ou script (${bareType(contentType)})`);
 }
 
 /** Bytes a signature-reading library reads to tell a file's type: a file's head is enough. */
@@ -70,7 +156,8 @@ export const TYPE_SIGNATURE_BYTES = 4100;
  */
 export async function detectedType(filename: string, content: Uint8Array): Promise<{ mime: string } | undefined> {
   const detected = await fileTypeFromBuffer(content);
-  if (detected && RUNNABLE_TYPES.has(detected.mime)) throw refused(filename, `le contenu est un programme (${detected.mime})`);
+  if (detected && RUNNABLE_TYPES.has(detected.mime))
+    throw refused(filename, `le contenu est un programme (${detected.mime})`);
   return detected;
 }
 
@@ -80,9 +167,11 @@ export async function detectedType(filename: string, content: Uint8Array): Promi
  */
 export async function settledType(filename: string, declared: string | undefined, content: Buffer): Promise<string> {
   const detected = await detectedType(filename, content);
-  if (declared === undefined) return detected?.mime ?? TYPE_BY_EXTENSION[extensionOf(filename)] ?? 'application/octet-stream';
+  if (declared === undefined)
+    return detected?.mime ?? TYPE_BY_EXTENSION[extensionOf(filename)] ?? 'application/octet-stream';
   const type = bareType(declared);
-  if (!/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type)) throw refused(filename, `type « ${declared} » invalide`);
+  if (!/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type))
+    throw refused(filename, `type « ${declared} » invalide`);
   // Content that has a recognisable signature must match the declared type; a declared type that has
   // one (PDF, PNG, ZIP...) must be found in the content. Text formats have none: nothing to compare.
   if (detected && detected.mime !== type) throw refused(filename, `déclaré ${type}, le contenu est ${detected.mime}`);

@@ -1,6 +1,6 @@
 /**
  * What an inbound message means beyond its bytes: whether a robot sent it (RFC 3834 and the common
- * out-of-office habits), the new part of its text (reply_text, decisions.md 9), and the subject a
+ * out-of-office habits), the new part of its text (reply_text, docs/contract.md, Decision 9), and the subject a
  * reply keeps (for the subject fallback of threading).
  */
 
@@ -72,7 +72,33 @@ function attributionAt(lines: string[], start: number): boolean {
 export function replyText(text: string): string {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const end = lines.findIndex(
-    (line, i) => line === '-- ' || line === '--' || /^\s*>/.test(line) || SEPARATORS.some((separator) => separator.test(line)) || attributionAt(lines, i),
+    (line, i) =>
+      line === '-- ' ||
+      line === '--' ||
+      /^\s*>/.test(line) ||
+      SEPARATORS.some((separator) => separator.test(line)) ||
+      attributionAt(lines, i),
   );
-  return lines.slice(0, end < 0 ? lines.length : end).join('\n').trim();
+  return lines
+    .slice(0, end < 0 ? lines.length : end)
+    .join('\n')
+    .trim();
+}
+
+/** How long a thread's snippet is, in characters (a list row's line or two). */
+const SNIPPET_MAX_CHARS = 100;
+
+/**
+ * The snippet a thread keeps of its latest message (docs/contract.md, Decision 16, the rows of the workspace's
+ * "Fils"): the start of the message's new part (replyText: no quote, no signature), spaces collapsed,
+ * cut on a word with an ellipsis. Only the text's first 8 KB are looked at: a snippet never needs more.
+ */
+export function threadSnippet(text: string): string {
+  const words = replyText(text.slice(0, 8192)).replace(/\s+/g, ' ').trim();
+  const letters = Array.from(words);
+  if (letters.length <= SNIPPET_MAX_CHARS) return words;
+  // By code points: a cut never splits an emoji's surrogate pair.
+  const head = letters.slice(0, SNIPPET_MAX_CHARS).join('');
+  const space = head.lastIndexOf(' ');
+  return `${(space > head.length / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }

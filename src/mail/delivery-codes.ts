@@ -5,19 +5,38 @@
  * the platform's dead-address list count); the other permanent codes are about this message or policy.
  */
 export const DELIVERY_CODES = {
-  recipient_unknown: { permanent: true, meaning: 'the receiving server says the mailbox does not exist (5.1.x, 550 user unknown)' },
+  recipient_unknown: {
+    permanent: true,
+    meaning: 'the receiving server says the mailbox does not exist (5.1.x, 550 user unknown)',
+  },
   mailbox_full: { permanent: true, meaning: 'the mailbox is over quota (5.2.2)' },
-  message_too_large: { permanent: true, meaning: 'the message exceeds the receiving server size limit (5.3.4, 5.2.3, 552 size)' },
-  policy_rejected: { permanent: true, meaning: 'refused by policy: spam, reputation, authentication (5.7.x, 554 policy)' },
+  message_too_large: {
+    permanent: true,
+    meaning: 'the message exceeds the receiving server size limit (5.3.4, 5.2.3, 552 size)',
+  },
+  policy_rejected: {
+    permanent: true,
+    meaning: 'refused by policy: spam, reputation, authentication (5.7.x, 554 policy)',
+  },
   smtp_5xx: { permanent: true, meaning: 'any other permanent SMTP refusal' },
-  no_mx: { permanent: true, meaning: 'the recipient domain has no mail server: no MX nor address, or a null MX (RFC 7505)' },
+  no_mx: {
+    permanent: true,
+    meaning: 'the recipient domain has no mail server: no MX nor address, or a null MX (RFC 7505)',
+  },
   invalid_address: { permanent: true, meaning: 'the sender or recipient address is not one SMTP can carry' },
-  recipient_suppressed: { permanent: true, meaning: 'not sent: the recipient went on the space suppression list, or became dead platform-wide, after the message was queued' },
+  recipient_suppressed: {
+    permanent: true,
+    meaning:
+      'not sent: the recipient went on the space suppression list, or became dead platform-wide, after the message was queued',
+  },
   smtp_4xx: { permanent: false, meaning: 'temporary SMTP refusal (greylisting, rate limit, 4.x.x)' },
   timeout: { permanent: false, meaning: 'the server did not answer in time (connection, greeting or command)' },
   connection_failed: { permanent: false, meaning: 'no connection: refused, reset, TLS failure, or closed mid-session' },
   dns_failed: { permanent: false, meaning: 'the recipient domain could not be resolved (SERVFAIL, timeout)' },
-  relay_auth_failed: { permanent: false, meaning: 'the SMTP relay refused our credentials: an operator fixes OUTBOUND, the message waits' },
+  relay_auth_failed: {
+    permanent: false,
+    meaning: 'the SMTP relay refused our credentials: an operator fixes OUTBOUND, the message waits',
+  },
   outbox_failed: { permanent: false, meaning: 'the outbox file could not be written (disk full, permissions)' },
 } as const;
 
@@ -35,10 +54,12 @@ interface SmtpError {
 }
 
 /** The enhanced status code (RFC 3463) of a reply, e.g. `5.1.1`, when the server gave one. */
-const enhancedOf = (response: string): string | null => /^\d{3}[ -](\d\.\d{1,3}\.\d{1,3})\b/.exec(response)?.[1] ?? null;
+const enhancedOf = (response: string): string | null =>
+  /^\d{3}[ -](\d\.\d{1,3}\.\d{1,3})\b/.exec(response)?.[1] ?? null;
 
 /** Replies of servers that give no enhanced code, by the words they use. */
-const UNKNOWN_USER = /user unknown|unknown user|no such (user|mailbox|recipient|address)|does ?n[o']t exist|not exist|invalid (recipient|mailbox)|recipient (address )?rejected|mailbox not found|unrouteable/i;
+const UNKNOWN_USER =
+  /user unknown|unknown user|no such (user|mailbox|recipient|address)|does ?n[o']t exist|not exist|invalid (recipient|mailbox)|recipient (address )?rejected|mailbox not found|unrouteable/i;
 const FULL = /mailbox (is )?full|over ?quota|quota exceeded|insufficient storage/i;
 const TOO_LARGE = /too (large|big)|size (limit|exceed)|exceeds.*size|message size/i;
 const POLICY = /spam|policy|blocked|block ?list|black ?list|reputation|dmarc|spf|dkim|rejected for abuse/i;
@@ -47,12 +68,14 @@ function permanentCode(responseCode: number, response: string, command: string):
   const enhanced = enhancedOf(response);
   if (enhanced) {
     const [, subject, detail] = enhanced.split('.');
-    if (subject === '1' && ['0', '1', '2', '3', '6', '10'].includes(detail!) && command !== 'MAIL FROM') return 'recipient_unknown';
+    if (subject === '1' && ['0', '1', '2', '3', '6', '10'].includes(detail!) && command !== 'MAIL FROM')
+      return 'recipient_unknown';
     if (subject === '2' && detail === '2') return 'mailbox_full';
     if ((subject === '3' && detail === '4') || (subject === '2' && detail === '3')) return 'message_too_large';
     if (subject === '7') return 'policy_rejected';
   }
-  if (command === 'RCPT TO' && [550, 551, 553].includes(responseCode) && UNKNOWN_USER.test(response)) return 'recipient_unknown';
+  if (command === 'RCPT TO' && [550, 551, 553].includes(responseCode) && UNKNOWN_USER.test(response))
+    return 'recipient_unknown';
   if (FULL.test(response)) return 'mailbox_full';
   // 552 is "exceeded storage allocation" (RFC 5321): about this message once a full mailbox is ruled out.
   if (responseCode === 552 || TOO_LARGE.test(response)) return 'message_too_large';
@@ -69,7 +92,8 @@ export function classifySmtpError(error: unknown): { code: DeliveryCode; respons
   const e = (error ?? {}) as SmtpError;
   const response = (e.response ?? e.message ?? String(error)).trim();
   if (e.code === 'EAUTH') return { code: 'relay_auth_failed', response };
-  if (e.responseCode && e.responseCode >= 500) return { code: permanentCode(e.responseCode, response, e.command ?? ''), response };
+  if (e.responseCode && e.responseCode >= 500)
+    return { code: permanentCode(e.responseCode, response, e.command ?? ''), response };
   if (e.responseCode && e.responseCode >= 400) return { code: 'smtp_4xx', response };
   switch (e.code) {
     case 'ETIMEDOUT':

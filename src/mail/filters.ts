@@ -1,23 +1,28 @@
 /**
- * Inbox filters (decisions.md 14): which correspondents an inbox may write to and hear from. Pure
+ * Inbox filters (docs/contract.md, Decision 14): which correspondents an inbox may write to and hear from. Pure
  * rules: the filters come from actors/filter.ts, the sends and the received mail from their callers.
  * A value is a lowercase address (`paul@exemple.fr`), a domain (`exemple.fr`: that domain only) or a
  * domain with a leading dot (`.exemple.fr`: the domain and all its subdomains), domains in punycode.
  */
 import { asciiDomain, isWithin, normaliseDomain } from '../domains/names.js';
 import { MailboxError } from '../errors.js';
-import type { FilterView } from '../records.js';
+import type { FilterView } from '../record-schemas.js';
 import { isAddress } from '../sending/validate.js';
 
-/** A filter as stored and shown (src/records.ts FilterSchema). */
+/** A filter as stored and shown (src/record-schemas.ts FilterSchema). */
 export type Filter = FilterView;
 type FilterDirection = Filter['direction'];
 type FilterAction = Filter['action'];
 
 const invalidValue = () =>
-  new MailboxError('invalid_argument', { parameter: 'value' }, {
-    reason: 'une adresse (paul@exemple.fr), un domaine (exemple.fr) ou un domaine et ses sous-domaines (.exemple.fr) est attendu.',
-  });
+  new MailboxError(
+    'invalid_argument',
+    { parameter: 'value' },
+    {
+      reason:
+        'une adresse (paul@exemple.fr), un domaine (exemple.fr) ou un domaine et ses sous-domaines (.exemple.fr) est attendu.',
+    },
+  );
 
 /** The stored form of a caller's value; invalid_argument for anything else. */
 export function filterValue(raw: string): string {
@@ -43,20 +48,28 @@ const domainOf = (address: string): string => asciiDomain(address.slice(address.
 /** True when the filter's value names this address: the address itself, its domain, or a parent under `.domain`. */
 export function matches(value: string, address: string): boolean {
   if (!address.includes('@')) return false;
-  if (value.includes('@')) return value === `${address.slice(0, address.lastIndexOf('@')).toLowerCase()}@${domainOf(address)}`;
+  if (value.includes('@'))
+    return value === `${address.slice(0, address.lastIndexOf('@')).toLowerCase()}@${domainOf(address)}`;
   return value.startsWith('.') ? isWithin(domainOf(address), value.slice(1)) : domainOf(address) === value;
 }
 
 /** The filters that apply to an inbox: its own and the space's. */
-export const ofInbox = (filters: readonly Filter[], inboxId: string): Filter[] => filters.filter((f) => f.inbox_id === null || f.inbox_id === inboxId);
+export const ofInbox = (filters: readonly Filter[], inboxId: string): Filter[] =>
+  filters.filter((f) => f.inbox_id === null || f.inbox_id === inboxId);
 
 const applying = (filters: readonly Filter[], inboxId: string, direction: FilterDirection): Filter[] =>
   ofInbox(filters, inboxId).filter((f) => f.direction === direction);
 
 /** How many filters of each kind: what inbox_status and get_settings show. */
 export function filterCounts(filters: readonly Filter[]) {
-  const count = (direction: FilterDirection, action: FilterAction) => filters.filter((f) => f.direction === direction && f.action === action).length;
-  return { receive_allow: count('receive', 'allow'), receive_block: count('receive', 'block'), send_allow: count('send', 'allow'), send_block: count('send', 'block') };
+  const count = (direction: FilterDirection, action: FilterAction) =>
+    filters.filter((f) => f.direction === direction && f.action === action).length;
+  return {
+    receive_allow: count('receive', 'allow'),
+    receive_block: count('receive', 'block'),
+    send_allow: count('send', 'allow'),
+    send_block: count('send', 'block'),
+  };
 }
 
 /**
@@ -89,7 +102,9 @@ export interface Sender {
  */
 export function receiveRefusal(filters: readonly Filter[], inboxId: string, sender: Sender): Filter | null {
   const own = applying(filters, inboxId, 'receive');
-  const block = own.find((f) => f.action === 'block' && (matches(f.value, sender.from) || matches(f.value, sender.envelope)));
+  const block = own.find(
+    (f) => f.action === 'block' && (matches(f.value, sender.from) || matches(f.value, sender.envelope)),
+  );
   if (block) return block;
   const allows = own.filter((f) => f.action === 'allow');
   if (!allows.length) return null;
@@ -109,6 +124,11 @@ export function fromAuthenticated(auth: Record<string, unknown>, from: string, e
   if (auth.dmarc === 'pass') return true;
   const fromDomain = domainOf(from);
   const signatures = Array.isArray(auth.dkim) ? (auth.dkim as { domain?: unknown; result?: unknown }[]) : [];
-  if (signatures.some((s) => s.result === 'pass' && typeof s.domain === 'string' && aligned(s.domain.toLowerCase(), fromDomain))) return true;
+  if (
+    signatures.some(
+      (s) => s.result === 'pass' && typeof s.domain === 'string' && aligned(s.domain.toLowerCase(), fromDomain),
+    )
+  )
+    return true;
   return auth.spf === 'pass' && envelope.includes('@') && aligned(domainOf(envelope), fromDomain);
 }

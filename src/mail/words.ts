@@ -5,15 +5,25 @@
  * characters, and not one of the commonest French and English words.
  */
 
-export const WORD_MIN = 2;
-export const WORD_MAX = 32;
+const WORD_MIN = 2;
+const WORD_MAX = 32;
 /** Distinct words kept per message, the subject's and correspondent's first: a long newsletter costs no more than this. */
 export const WORDS_PER_MESSAGE_MAX = 200;
 /** Characters of a body read for its words (about 20 pages of text: what follows rarely adds a word). */
-export const TEXT_READ_MAX = 64 * 1024;
+const TEXT_READ_MAX = 64 * 1024;
 
 /** Letters NFKD leaves whole: folded by hand, as a reader expects (oeuvre finds œuvre). */
-const LIGATURES: Record<string, string> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th', ð: 'd' };
+const LIGATURES: Record<string, string> = {
+  œ: 'oe',
+  æ: 'ae',
+  ß: 'ss',
+  ø: 'o',
+  đ: 'd',
+  ł: 'l',
+  ı: 'i',
+  þ: 'th',
+  ð: 'd',
+};
 const LIGATURE = /[œæßøđłıþð]/g;
 const MARKS = /\p{M}+/gu;
 const ASCII = /^[\0-\x7f]*$/;
@@ -43,14 +53,19 @@ const STOP_WORDS = new Set(
 export function fold(text: string): string {
   // Most words are plain ASCII: nothing to decompose, no mark or ligature (the slow part, per word).
   if (ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKD').toLowerCase().replace(MARKS, '').replace(LIGATURE, (letter) => LIGATURES[letter]!);
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(MARKS, '')
+    .replace(LIGATURE, (letter) => LIGATURES[letter]!);
 }
 
 /** The words a run of letters stands for once folded: itself, or the several NFKD wrote it as. */
 const foldedWords = (match: string): string[] =>
   ASCII.test(match) ? [match.toLowerCase()] : (fold(match).match(FOLDED_WORD) ?? []);
 
-const indexable = (word: string): boolean => word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word);
+const indexable = (word: string): boolean =>
+  word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word);
 
 /** Each folded word of `text` in order, with where it starts in `text` (snippets cut around it). */
 function* wordsWithOffsets(text: string): Generator<{ word: string; at: number; length: number }> {
@@ -94,7 +109,9 @@ export interface QueryTerms {
 }
 
 export function queryTerms(query: string): QueryTerms | null {
-  const all = [...wordsWithOffsets(query)].map(({ word }) => word).filter((word) => word.length >= WORD_MIN && word.length <= WORD_MAX);
+  const all = [...wordsWithOffsets(query)]
+    .map(({ word }) => word)
+    .filter((word) => word.length >= WORD_MIN && word.length <= WORD_MAX);
   const kept = all.filter((word) => !STOP_WORDS.has(word));
   const prefix = kept.length ? kept.pop()! : all.pop();
   if (prefix === undefined) return null;

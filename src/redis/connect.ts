@@ -1,5 +1,4 @@
-import type { Socket } from 'node:net';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 
 export type RedisClient = Redis | Cluster;
 
@@ -55,7 +54,7 @@ export function createRedis(target: RedisTarget, options: { lazy?: boolean } = {
  */
 function coalesceWrites(redis: Redis): Redis {
   redis.on('connect', () => {
-    const socket = redis.stream as Socket;
+    const socket = redis.stream;
     const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
     let corked = false;
     const uncork = () => {
@@ -75,7 +74,11 @@ function coalesceWrites(redis: Redis): Redis {
 }
 
 /** Whether Redis answers a PING (the health check); false on any failure. */
-export const redisAnswers = (redis: RedisClient): Promise<boolean> => redis.ping().then(() => true, () => false);
+export const redisAnswers = (redis: RedisClient): Promise<boolean> =>
+  redis.ping().then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A new connection to the same Redis for one blocking read of at most `blockMs` (the workspace's
@@ -83,8 +86,12 @@ export const redisAnswers = (redis: RedisClient): Promise<boolean> => redis.ping
  * outlasts the block; like a request's, it fails during an outage instead of waiting for Redis to
  * come back. The caller closes it.
  */
-export function blockingConnection(redis: RedisClient, blockMs: number): RedisClient {
-  const options = { ...REQUEST_BOUNDS, commandTimeout: blockMs + REQUEST_BOUNDS.commandTimeout };
-  if (redis instanceof Cluster) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...options } });
-  return redis.duplicate(options);
+export function waitConnection(redis: RedisClient, blockMs: number): RedisClient {
+  return duplicateConnection(redis, { ...REQUEST_BOUNDS, commandTimeout: blockMs + REQUEST_BOUNDS.commandTimeout });
 }
+
+/** A new connection to the same Redis (one node or a Cluster), its options overridden by `overrides`. */
+export const duplicateConnection = (redis: RedisClient, overrides: Partial<RedisOptions> = {}): RedisClient =>
+  redis instanceof Cluster
+    ? redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, ...overrides } })
+    : redis.duplicate(overrides);

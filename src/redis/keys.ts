@@ -4,15 +4,18 @@
  * through KEYS.
  */
 import { hash } from 'node:crypto';
+import calculateSlot from 'cluster-key-slot';
 import { boundedMemo } from '../memo.js';
 
 export const KEY_PREFIX = 'mbx';
 
+/** A space's hash tag (bench/search.mjs and bench/cluster-drill.mjs find its slot with it). @public */
 export const spaceTag = (spaceId: string): string => `${KEY_PREFIX}:{${spaceId}}`;
 
 /** The shard of a value among `shards`, stable across processes: for indexes kept under shard tags. */
 // crypto.hash in one call: 0.35 µs less than a Hash object per value, on every send's dead-address read.
-export const shardOf = (value: string, shards: number): number => hash('sha1', value, 'buffer').readUInt16BE(0) % shards;
+export const shardOf = (value: string, shards: number): number =>
+  hash('sha1', value, 'buffer').readUInt16BE(0) % shards;
 
 function keysOf(spaceId: string) {
   const tag = spaceTag(spaceId);
@@ -108,11 +111,13 @@ function keysOf(spaceId: string) {
     /** hash: filter id (`flt_...`) -> filter JSON (add_filter; src/mail/filters.ts judges sends and receptions with them). */
     filters: `${tag}:filters`,
     /**
-     * stream: the space's events, positional fields `i`, `t`, `m`, `s`, `d` (actors/events.ts prepareEvent;
+     * stream: the space's events, one field `p`, the packed event (actors/events.ts prepareEvent;
      * event_feed, the realtime socket and webhooks read it). Entry ids follow the injected clock
      * (lua/includes/appendEvent.lua); consumer group `webhooks` once declared.
      */
     events: `${tag}:events`,
+    /** stream: the events rewritten in today's layout by `mailbox admin migrate`, renamed over `events` once whole. */
+    eventsRewrite: `${tag}:events:rewrite`,
     /**
      * hash: the declared webhook: url, secret (sealed, src/crypto.ts), declared_at (ms), and the
      * delivery of the oldest undelivered event: attempts, next_at (ms), last_error.
@@ -121,11 +126,12 @@ function keysOf(spaceId: string) {
     /** sorted set: declarations scored by time (ms), for the 24 h declaration limit. */
     webhookDeclarations: `${tag}:webhook:declared`,
     /**
-     * hash: the pending 6-digit code of a purpose (`verify` for attach_human, `close` for close_space,
-     * `signin` for the human's sign-in): salt, hash (sha256 of salt and code), sent_at, expires_at (ms),
-     * attempts, payload (the e-mail to attach for `verify`). Never the code itself (actors/codes.ts).
+     * hash: the pending 6-digit code of a purpose (`verify` for attach_human, `close` for close_space):
+     * salt, hash (sha256 of salt and code), sent_at, expires_at (ms), attempts, payload (the e-mail to
+     * attach for `verify`). Never the code itself (actors/codes.ts). Sign-in codes live with the address
+     * (globalKeys.humanAttempt).
      */
-    code: (purpose: 'verify' | 'close' | 'signin') => `${tag}:code:${purpose}`,
+    code: (purpose: 'verify' | 'close') => `${tag}:code:${purpose}`,
     /**
      * hash: a human's signed-in session, by sha256 of its secret (actors/human-session.ts): email,
      * created_at, expires_at (ms); the key expires with the session.
@@ -143,7 +149,7 @@ function keysOf(spaceId: string) {
      * expires_at (ms), used (`1` once rotated: presenting it again revokes the connection).
      */
     oauthRefresh: (tokenHash: string) => `${tag}:oauth:rt:${tokenHash}`,
-    /** sorted set: salts of the codes sent, scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
+    /** sorted set: salts of the codes the tools sent (verify, close), scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
     codeSends: `${tag}:codes:sent`,
     /**
      * hash: a request budget (token bucket: tokens, at); expires when full again. A key's, by sha256 of
@@ -162,6 +168,13 @@ function keysOf(spaceId: string) {
     /** sorted set: open instance id -> expiry (ms), for the per-space limit. */
     workspaces: `${tag}:wsis`,
     /**
+     * sorted set: the space's open realtime sockets, socket id -> end of its place (ms), pushed on while
+     * the socket lives (actors/sockets.ts): the per-space limit, shared by every front end.
+     */
+    sockets: `${tag}:sockets`,
+    /** sorted set: the same, for one key's (or connection's) sockets: the per-key limit. */
+    keySockets: (keyId: string) => `${tag}:sockets:${keyId}`,
+    /**
      * The search index (actors/search.ts, docs/architecture.md "Search"), written by the scripts that store
      * messages. string: one 40-character record per indexed message, `<message id body><thread id body>`;
      * a message's document number is its record's rank.
@@ -177,8 +190,10 @@ function keysOf(spaceId: string) {
     searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
     /** string: the same for a thread's messages past the first 8, which its hash's `docs` holds (lua/includes/indexMessage.lua). */
     searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
-    /** hash: the space's contacts (decisions.md 11), address -> JSON {name?, fields?}: kept while any audience or campaign names them. */
+    /** hash: the space's contacts (docs/contract.md, Decision 11), address -> JSON {name?, fields?}: kept while any audience or campaign names them. */
     contacts: `${tag}:contacts`,
+    /** sorted set (score 0, lex): the addresses of `contacts`, for the space-wide list_contacts in address order. */
+    contactIndex: `${tag}:contacts:index`,
     /** sorted set (score 0, lex): the space's audience ids. */
     audiences: `${tag}:audiences`,
     /** hash: an audience's fields (id, name, created_at, created_by, seq: the last member's rank). */
@@ -231,11 +246,36 @@ export const globalKeys = {
    */
   human: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}`,
   /**
-   * string JSON, expiring: an OAuth client by sha256 of its client_id (actors/oauth-clients.ts): one that
-   * registered (RFC 7591), kept a day until its first token then 30 days past its last, or a Client ID Metadata Document fetched
-   * from its https client_id, kept an hour.
+   * sorted set, 24 h: the sign-in codes sent for the address (actors/signin-codes.ts), `<requester> <salt>`
+   * by time (ms); the requester is `d:<sha256 of a device cookie>` for a browser that signed in as the
+   * address before, else `a:<client address>`. Kept for any address asked, a space's human's or not.
+   */
+  humanCodeSends: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}:sent`,
+  /** hash, 15 min: one sign-in attempt, by sha256 of its id (the code form's hidden field): salt, hash, expires_at, attempts, spaces. */
+  humanAttempt: (emailHash: string, attemptHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}:attempt:${attemptHash}`,
+  /** sorted set: sha256 of the device cookies of the browsers that signed in as the address -> last sign-in (ms); 10, 180 days. */
+  humanDevices: (emailHash: string) => `${KEY_PREFIX}:{hum:${emailHash}}:devices`,
+  /**
+   * string, expiring: an OAuth client in use by sha256 of its client_id (actors/oauth-clients.ts), its
+   * compact record `[issued_at s, name, [redirect URIs]]`: one that registered (RFC 7591), from its first
+   * token on, kept 30 days past its last; or a Client ID Metadata Document fetched from its https
+   * client_id, kept an hour.
    */
   oauthClient: (clientIdHash: string) => `${KEY_PREFIX}:{ocl:${clientIdHash}}`,
+  /**
+   * hash: client_id -> compact record of each registered client that never got a token (pending), at
+   * most OAUTH_PENDING_CLIENTS, under the anonymous index (ANONYMOUS_INDEX, `anon`).
+   */
+  pendingClients: (index: string) => `${KEY_PREFIX}:{${index}}:clients`,
+  /** sorted set: pending client_id -> registration time (ms): the oldest goes first, and any past a day. */
+  pendingClientTimes: (index: string) => `${KEY_PREFIX}:{${index}}:clients:at`,
+  /**
+   * hash: the budgets of an endpoint reached without a key (actors/anonymous-budget.ts): `*`, the
+   * service's, and one per client address admitted lately, each "<tokens> <at ms>".
+   */
+  anonymousBuckets: (index: string, endpoint: string) => `${KEY_PREFIX}:{${index}}:budget:${endpoint}`,
+  /** sorted set: client address -> when its bucket is full again (ms): the buckets the next calls drop. */
+  anonymousRefills: (index: string, endpoint: string) => `${KEY_PREFIX}:{${index}}:budget:${endpoint}:full`,
   /**
    * string `{"space_id","inbox_id","state","at"}`: who holds an address. The SMTP side accepts mail for
    * `active` claims; a common-domain address stays claimed forever (`deleted`), never reassigned.
@@ -263,8 +303,23 @@ export const globalKeys = {
   webhookClaims: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:claims`,
   /** set: spaces that declared a webhook, for the sweeper that repairs a lost wake-up. */
   webhookSpaces: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:spaces`,
-  /** set: "<space id> <campaign id>" of the running campaigns, which the campaign feeder visits. */
-  runningCampaigns: `${KEY_PREFIX}:{campaigns}:running`,
+  /**
+   * string: the storage format of the whole store, an integer (src/storage/format.ts): written by a
+   * fresh store, raised by each step of `mailbox admin migrate`, checked by every process at start.
+   */
+  storageFormat: `${KEY_PREFIX}:{format}`,
+  /**
+   * set: "<space id> <campaign id>" of the running campaigns, which the campaign feeder visits, sharded by
+   * a hash of the space id (actors/campaign.ts) so no single slot holds them all.
+   */
+  runningCampaigns: (shard: number) => `${KEY_PREFIX}:{campaigns:${shard}}:running`,
+  /**
+   * sorted set: space id -> when its earliest queued departure or delivery lease is due (ms), the spaces
+   * the delivery sweep visits (actors/due-index.ts), sharded by a hash of the space id.
+   */
+  dueSpaces: (shard: number) => `${KEY_PREFIX}:{due:${shard}}:at`,
+  /** hash: space id -> its registrations in dueSpaces since it joined (a visit drops a space only if none came meanwhile). */
+  dueMarks: (shard: number) => `${KEY_PREFIX}:{due:${shard}}:marks`,
   /** string, expiring: held by the one worker sweeping this period. */
   webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
   /** sorted set: `<space id> <instance id>` -> expiry (ms), every open workspace instance (WORKSPACE_INDEX). */
@@ -282,10 +337,35 @@ export function spaceOfEventsKey(key: string): string | null {
 /** BullMQ queue prefixes: one hash tag per queue, so each queue's keys live in one Cluster slot. */
 export const QUEUE_PREFIX = {
   domains: `${KEY_PREFIX}:{q:domains}`,
-  send: `${KEY_PREFIX}:{q:send}`,
   erase: `${KEY_PREFIX}:{q:erase}`,
   blobs: `${KEY_PREFIX}:{q:blobs}`,
 } as const;
+
+/** The slots of a Redis Cluster. */
+export const CLUSTER_SLOTS = 16384;
+
+/** The Cluster slot of a space's keys. */
+export const spaceSlot = (spaceId: string): number => calculateSlot(spaceTag(spaceId));
+
+/** How many queues the delivery wake-ups are spread over (src/redis/queues.ts sendQueue). */
+export const SEND_QUEUES = 8;
+
+/**
+ * The wake-up queues' prefixes, `mbx:{q:send:<i>.<n>}`: for queue i, the first n whose slot lies in the
+ * i-th eighth of the slots, so every primary of an evenly split Cluster holds some and a space's
+ * wake-ups can be written on its own node.
+ */
+export const SEND_QUEUE_PREFIXES: readonly string[] = Array.from({ length: SEND_QUEUES }, (_, i) => {
+  for (let n = 0; ; n++) {
+    const tag = `q:send:${i}.${n}`;
+    if (Math.floor((calculateSlot(tag) * SEND_QUEUES) / CLUSTER_SLOTS) === i) return `${KEY_PREFIX}:{${tag}}`;
+  }
+});
+/** Every space's fields hash (spaceKeys(id).space), whatever the space: what the admin commands walk. */
+export const SPACE_HASHES = `${KEY_PREFIX}:{spc_*}:space`;
+
+/** The space whose fields hash this key is (SPACE_HASHES). */
+export const spaceOfSpaceHash = (key: string): string => key.slice(KEY_PREFIX.length + 2, key.indexOf('}'));
 
 /** Every key of a space matches this (its hash tag puts them in one Cluster slot): erasure SCANs it. */
 export const spaceKeyPattern = (spaceId: string): string => `${spaceTag(spaceId)}:*`;

@@ -14,7 +14,7 @@ export interface LocalRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_MISSING =
+const REDIS_MISSING =
   'redis-server was not found on PATH. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server; ' +
   'macOS: brew install redis) or point REDIS_URL at a running Redis.';
 
@@ -40,7 +40,7 @@ async function waitFor(socket: string, child: ChildProcess, log: () => string): 
   throw new Error(`redis-server did not answer on ${socket}: ${log()}`);
 }
 
-export function redisServerInstalled(): boolean {
+function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
@@ -51,7 +51,8 @@ export function redisServerInstalled(): boolean {
 /**
  * Redis settings the key schema is sized for (docs/operations.md, "Redis memory"): a message hash holds
  * bodies up to 2 KB (longer ones live in the blob store), and stays a compact listpack rather than a
- * hashtable, at about half the memory. The embedded Redis starts with them; give them to your own.
+ * hashtable, at about half the memory. The embedded Redis starts with them; give them to your own
+ * (bench/growth.mjs and bench/memory.mjs do). @public
  */
 export const REDIS_ENCODING_ARGS = ['--hash-max-listpack-value', '4096'] as const;
 
@@ -65,8 +66,8 @@ export async function startLocalRedis(dir: string, options: { persist: boolean }
   args.push('--appendonly', options.persist ? 'yes' : 'no', ...REDIS_ENCODING_ARGS);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-2000)));
-  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-2000)));
+  child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-2000)));
+  child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-2000)));
   const kill = () => child.kill('SIGTERM');
   process.once('exit', kill);
   await waitFor(socket, child, () => output);

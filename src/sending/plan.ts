@@ -9,7 +9,7 @@ import { boundedMemo } from '../memo.js';
 import { warmup } from './warmup.js';
 
 /** How far ahead a queue may plan: a full queue (10 x the daily maximum) at warm-up pace fits. */
-export const HORIZON_DAYS = 62;
+const HORIZON_DAYS = 62;
 
 const HOUR_MS = 3600_000;
 
@@ -32,7 +32,9 @@ const textsMemo = memo<string>(10_000);
 /** The window's intervals from the start of the current hour. */
 function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInterval[] {
   const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
-  return intervalsMemo(config.sendWindow, `${anyTime ? 1 : 0}|${hour}`, () => openIntervals(config.sendWindow, hour, HORIZON_DAYS, anyTime));
+  return intervalsMemo(config.sendWindow, `${anyTime ? 1 : 0}|${hour}`, () =>
+    openIntervals(config.sendWindow, hour, HORIZON_DAYS, anyTime),
+  );
 }
 
 /**
@@ -43,7 +45,14 @@ function intervalsFrom(config: Config, from: number, anyTime: boolean): DayInter
  * start of the hour of `from`, unclipped: the script skips what ended and starts no earlier than its
  * own `earliest`. So the text is built once per hour and inbox, not at every send.
  */
-export function plannedIntervals(config: Config, createdAtMs: number, dailyMax: number, from: number, anyTime: boolean, capacity: number): string {
+export function plannedIntervals(
+  config: Config,
+  createdAtMs: number,
+  dailyMax: number,
+  from: number,
+  anyTime: boolean,
+  capacity: number,
+): string {
   const hour = Math.floor(from / HOUR_MS) * HOUR_MS;
   return textsMemo(config.sendWindow, `${hour}|${anyTime ? 1 : 0}|${createdAtMs}|${dailyMax}|${capacity}`, () => {
     const out: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Warm-up (decisions.md 4): a new inbox sends 5 a day its first week, 10 the second, 15 the third,
+ * Warm-up (docs/contract.md, Decision 4): a new inbox sends 5 a day its first week, 10 the second, 15 the third,
  * then the plan's daily maximum. Weeks count from the inbox's creation, by the injected clock.
  */
 const STEPS = [5, 10, 15] as const;

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 /**
- * The sending window (decisions.md 4), parsed from its configuration text:
+ * The sending window (docs/contract.md, Decision 4), parsed from its configuration text:
  * `always`, or `<days> <HH:MM>-<HH:MM> <zone> [holidays:fr]` with days `mon-fri` or `mon,wed,fri`.
  */
 export interface SendWindow {
@@ -22,12 +22,12 @@ function parseDays(text: string): number[] {
   if (range) {
     const from = DAY_NAMES.indexOf(range[1]!);
     const to = DAY_NAMES.indexOf(range[2]!);
-    if (from < 0 || to < from) throw new Error(`SEND_WINDOW: bad day range "${text}"`);
+    if (from < 0 || to < from) throw new Error(`plage de jours illisible « ${text} » (mon-fri, par exemple)`);
     return Array.from({ length: to - from + 1 }, (_, i) => from + i + 1);
   }
   return text.split(',').map((name) => {
     const index = DAY_NAMES.indexOf(name);
-    if (index < 0) throw new Error(`SEND_WINDOW: unknown day "${name}"`);
+    if (index < 0) throw new Error(`jour inconnu « ${name} » (mon, tue, wed, thu, fri, sat, sun)`);
     return index + 1;
   });
 }
@@ -37,11 +37,20 @@ const minuteOf = (hhmm: string): number => {
   return h! * 60 + m!;
 };
 
+/** A SEND_WINDOW value; what it cannot read is thrown in French words, without the variable's name (src/config.ts adds it). */
 export function parseSendWindow(spec: string): SendWindow {
   const text = spec.trim().toLowerCase();
-  if (text === 'always') return { always: true, days: [1, 2, 3, 4, 5, 6, 7], startMinute: 0, endMinute: 1440, zone: 'Europe/Paris', holidays: null };
+  if (text === 'always')
+    return {
+      always: true,
+      days: [1, 2, 3, 4, 5, 6, 7],
+      startMinute: 0,
+      endMinute: 1440,
+      zone: 'Europe/Paris',
+      holidays: null,
+    };
   const match = /^(\S+)\s+(\d{2}:\d{2})-(\d{2}:\d{2})\s+(\S+)(?:\s+holidays:(fr))?$/i.exec(spec.trim());
-  if (!match) throw new Error(`SEND_WINDOW: cannot read "${spec}"`);
+  if (!match) throw new Error('forme non reconnue');
   const window: SendWindow = {
     always: false,
     days: parseDays(match[1]!.toLowerCase()),
@@ -50,7 +59,7 @@ export function parseSendWindow(spec: string): SendWindow {
     zone: match[4]!,
     holidays: match[5] ? 'fr' : null,
   };
-  if (window.endMinute <= window.startMinute) throw new Error(`SEND_WINDOW: the window must end after it starts`);
+  if (window.endMinute <= window.startMinute) throw new Error('la fenêtre doit finir après son début');
   return window;
 }
 
@@ -138,14 +147,21 @@ function instantOf(day: number, minute: number, zone: string): number {
   const date = new Date(day + Math.floor(minute / MINUTES_A_DAY) * DAY_MS);
   const wall = minute % MINUTES_A_DAY;
   return DateTime.fromObject(
-    { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: Math.floor(wall / 60), minute: wall % 60 },
+    {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+      hour: Math.floor(wall / 60),
+      minute: wall % 60,
+    },
     { zone },
   ).toMillis();
 }
 
 /** Whether a window opens at all on a calendar day: its weekdays, less the holidays it skips. */
 const opensOn = (window: SendWindow, day: number): boolean =>
-  window.days.includes(weekdayOf(day)) && !(window.holidays === 'fr' && frenchHolidays(new Date(day).getUTCFullYear()).has(isoDay(day)));
+  window.days.includes(weekdayOf(day)) &&
+  !(window.holidays === 'fr' && frenchHolidays(new Date(day).getUTCFullYear()).has(isoDay(day)));
 
 /**
  * The open intervals of the next `days` calendar days, from `from` on (the current one clipped).
@@ -161,7 +177,9 @@ export function openIntervals(window: SendWindow, from: number, days: number, an
   for (let i = 0; i < days; i++) {
     const day = first + i * DAY_MS;
     if (!whole && !opensOn(window, day)) continue;
-    const start = whole ? (midnight ?? instantOf(day, 0, window.zone)) : instantOf(day, window.startMinute, window.zone);
+    const start = whole
+      ? (midnight ?? instantOf(day, 0, window.zone))
+      : instantOf(day, window.startMinute, window.zone);
     const end = instantOf(day, whole ? MINUTES_A_DAY : window.endMinute, window.zone);
     midnight = end;
     if (end <= from) continue;
@@ -175,11 +193,11 @@ const PARIS_WORKING_DAYS = parseSendWindow('mon-fri 09:00-18:00 Europe/Paris hol
 
 /**
  * When a follow-up is due: the start (9:00, Paris) of the `days`-th working day after the day of
- * `fromMs` (decisions.md 7: "after_days Paris working days after the previous message").
+ * `fromMs` (docs/contract.md, Decision 7: "after_days Paris working days after the previous message").
  */
 export function afterWorkingDays(fromMs: number, days: number): number {
   let day = calendarDay(fromMs, PARIS_WORKING_DAYS.zone);
-  for (let counted = 0; counted < days; ) {
+  for (let counted = 0; counted < days;) {
     day += DAY_MS;
     if (opensOn(PARIS_WORKING_DAYS, day)) counted++;
   }
@@ -200,5 +218,7 @@ export function openIntervalsAt(window: SendWindow, now: number, days: number): 
     cached = { minute, days, intervals: openIntervals(window, minute, days) };
     byMinute.set(window, cached);
   }
-  return cached.intervals.filter((interval) => interval.end > now).map((interval) => (interval.start < now ? { ...interval, start: now } : interval));
+  return cached.intervals
+    .filter((interval) => interval.end > now)
+    .map((interval) => (interval.start < now ? { ...interval, start: now } : interval));
 }

@@ -116,7 +116,10 @@ export function messageScanner(limits: MessageLimits): (chunk: Buffer) => Breach
       closeField();
       if (over('headers', ++headers)) return;
       const colon = line.indexOf(':');
-      const name = line.toString('latin1', 0, colon < 0 ? 0 : colon).trim().toLowerCase();
+      const name = line
+        .toString('latin1', 0, colon < 0 ? 0 : colon)
+        .trim()
+        .toLowerCase();
       field = { name, bytes: 0, addresses: 1, quoted: false, escaped: false, value: '' };
     }
     const current: Field = field;

@@ -12,8 +12,18 @@ export type Verdict =
 export const CONTINUE: Verdict = { kind: 'continue' };
 export const ACCEPT: Verdict = { kind: 'accept' };
 /** `delayMs`: answer that much later (a tarpit for a peer that guesses). */
-export const tempfail = (message: string, code = 451, delayMs = 0): Verdict => ({ kind: 'tempfail', code, message, ...(delayMs ? { delayMs } : {}) });
-export const reject = (message: string, code = 550, delayMs = 0): Verdict => ({ kind: 'reject', code, message, ...(delayMs ? { delayMs } : {}) });
+export const tempfail = (message: string, code = 451, delayMs = 0): Verdict => ({
+  kind: 'tempfail',
+  code,
+  message,
+  ...(delayMs ? { delayMs } : {}),
+});
+export const reject = (message: string, code = 550, delayMs = 0): Verdict => ({
+  kind: 'reject',
+  code,
+  message,
+  ...(delayMs ? { delayMs } : {}),
+});
 
 export type Stage<C> = (context: C) => Promise<Verdict>;
 
@@ -23,10 +33,17 @@ const TIMED_OUT = Symbol('timeout');
  * Runs stages in order until one answers something else than continue; the chain's end accepts.
  * `onError` hears the cause of a stage that failed (logged by the server, never shown to the peer).
  */
-export async function runChain<C>(stages: readonly Stage<C>[], context: C, timeoutMs: number, onError: (error: unknown) => void): Promise<Verdict> {
+export async function runChain<C>(
+  stages: readonly Stage<C>[],
+  context: C,
+  timeoutMs: number,
+  onError: (error: unknown) => void,
+): Promise<Verdict> {
   for (const stage of stages) {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)));
+    const timeout = new Promise<typeof TIMED_OUT>(
+      (resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)),
+    );
     try {
       const verdict = await Promise.race([stage(context), timeout]);
       if (verdict === TIMED_OUT) return tempfail('4.3.0 Traitement trop long, réessayez plus tard');

@@ -37,7 +37,8 @@ export function cachedResolver(resolve: Resolve, now: () => number): Resolve {
     const entry: Entry = { until: Infinity, answer: resolve(name, rrtype) };
     entry.answer.then(
       () => (entry.until = now() + ANSWER_TTL_MS),
-      (error: NodeJS.ErrnoException) => (entry.until = now() + (EMPTY_ANSWER.has(error.code ?? '') ? EMPTY_TTL_MS : FAILURE_TTL_MS)),
+      (error: NodeJS.ErrnoException) =>
+        (entry.until = now() + (EMPTY_ANSWER.has(error.code ?? '') ? EMPTY_TTL_MS : FAILURE_TTL_MS)),
     );
     cache.set(key, entry);
     return entry.answer;

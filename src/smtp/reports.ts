@@ -50,11 +50,18 @@ const STATUS = /^([245])\.(\d{1,3})\.(\d{1,3})/;
 /** The stable code of a status and its diagnostic, by the same rules as a synchronous refusal. */
 function codeOf(status: string, diagnostic: string | null): DeliveryCode {
   const hard = status.startsWith('5');
-  const reply = diagnostic && /^\d{3}[ -]/.test(diagnostic.replace(/^smtp;\s*/i, '')) ? diagnostic.replace(/^smtp;\s*/i, '') : `${hard ? 550 : 450} ${status} ${diagnostic ?? ''}`;
+  const reply =
+    diagnostic && /^\d{3}[ -]/.test(diagnostic.replace(/^smtp;\s*/i, ''))
+      ? diagnostic.replace(/^smtp;\s*/i, '')
+      : `${hard ? 550 : 450} ${status} ${diagnostic ?? ''}`;
   const responseCode = Number(reply.slice(0, 3));
   // The enhanced code of the Status field decides, whatever the diagnostic's own reply line says.
   const response = `${responseCode} ${status} ${reply.slice(4)}`;
-  return classifySmtpError({ responseCode: hard ? Math.max(responseCode, 500) : Math.min(responseCode, 499), response, command: 'RCPT TO' }).code;
+  return classifySmtpError({
+    responseCode: hard ? Math.max(responseCode, 500) : Math.min(responseCode, 499),
+    response,
+    command: 'RCPT TO',
+  }).code;
 }
 
 function complaint(text: string): Report {
@@ -85,7 +92,8 @@ function bounce(text: string): Report {
     const f = fields(paragraph.slice(paragraph.search(/^[A-Za-z-]+\s*:/m)));
     const status = STATUS.exec(f.get('status') ?? '')?.[0];
     if (!status) continue;
-    const recipient = addressOf(f.get('final-recipient')) ?? addressOf(f.get('original-recipient')) ?? anyRecipient(text);
+    const recipient =
+      addressOf(f.get('final-recipient')) ?? addressOf(f.get('original-recipient')) ?? anyRecipient(text);
     const key = `${recipient}|${status}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -93,7 +101,14 @@ function bounce(text: string): Report {
     // A delay or a success notice is not a bounce.
     if (action && !['failed', 'expired'].includes(action.split(/\s/)[0]!)) continue;
     const diagnostic = f.get('diagnostic-code') ?? null;
-    recipients.push({ recipient, status, action, diagnostic, hard: status.startsWith('5'), code: codeOf(status, diagnostic) });
+    recipients.push({
+      recipient,
+      status,
+      action,
+      diagnostic,
+      hard: status.startsWith('5'),
+      code: codeOf(status, diagnostic),
+    });
   }
   return recipients.length ? { kind: 'bounce', recipients } : null;
 }
@@ -129,11 +144,29 @@ function plainBounce(head: Map<string, string>, body: string): Report {
   const enhanced = STATUS_IN_TEXT.exec(body);
   const reply = enhanced ? null : REPLY_IN_TEXT.exec(body);
   const found = enhanced ?? reply;
-  const status = enhanced ? enhanced[0] : reply ? `${reply[1]}.0.0` : failedRecipient || (subjectSays && senderSays) ? '5.0.0' : null;
+  const status = enhanced
+    ? enhanced[0]
+    : reply
+      ? `${reply[1]}.0.0`
+      : failedRecipient || (subjectSays && senderSays)
+        ? '5.0.0'
+        : null;
   // Only a stated permanent code outweighs words of a delay.
   if (!status || (STILL_TRYING.test(body) && !(found && status.startsWith('5')))) return null;
   const diagnostic = found ? lineAt(body, found.index).trim().slice(0, 300) || null : null;
-  return { kind: 'bounce', recipients: [{ recipient: failedRecipient, status, action: 'failed', diagnostic, hard: status.startsWith('5'), code: codeOf(status, diagnostic) }] };
+  return {
+    kind: 'bounce',
+    recipients: [
+      {
+        recipient: failedRecipient,
+        status,
+        action: 'failed',
+        diagnostic,
+        hard: status.startsWith('5'),
+        code: codeOf(status, diagnostic),
+      },
+    ],
+  };
 }
 
 /** What a message sent to a VERP address reports, or null (an auto-reply, a person's mail, garbage). */

@@ -5,7 +5,7 @@
  * mailto address. Anything else is refused.
  */
 import { spaceOfAddress } from '../../actors/inbox.js';
-import { messageExists, messageRecipient } from '../../actors/records.js';
+import { messageExists, messageRecipient } from '../../actors/stored-records.js';
 import { parseVerp } from '../delivery/mime.js';
 import { asciiDomain } from '../domains/names.js';
 import { verifyUnsubscribeMailto, verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
@@ -18,12 +18,21 @@ export type Route =
 
 const UNSUBSCRIBE = /^unsubscribe\+([^@]+)@/i;
 
+/** An address as inbox addresses are stored: lowercase, its domain in punycode (with SMTPUTF8 a sender may name one in Unicode). */
+export function storedAddress(address: string): string {
+  const lower = address.trim().toLowerCase();
+  const at = lower.lastIndexOf('@');
+  return `${lower.slice(0, at)}@${asciiDomain(lower.slice(at + 1))}`;
+}
+
 export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | null> {
   const address = rawAddress.trim();
   const lower = address.toLowerCase();
   const verp = parseVerp(lower);
   if (verp) {
-    return (await messageExists(rt, verp.spaceId, verp.messageId)) ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId } : null;
+    return (await messageExists(rt, verp.spaceId, verp.messageId))
+      ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId }
+      : null;
   }
   const unsubscribe = UNSUBSCRIBE.exec(address);
   if (unsubscribe) {
@@ -39,9 +48,7 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
     const target = verifyUnsubscribeToken(rt, unsubscribe[1]!);
     return target ? { kind: 'unsubscribe', target } : null;
   }
-  // Domains are stored in punycode; with SMTPUTF8 a sender may name one in Unicode.
-  const at = lower.lastIndexOf('@');
-  const stored = `${lower.slice(0, at)}@${asciiDomain(lower.slice(at + 1))}`;
+  const stored = storedAddress(lower);
   const claim = await spaceOfAddress(rt, stored);
   if (!claim || claim.state !== 'active') return null;
   return { kind: 'inbox', address: stored, space_id: claim.space_id, inbox_id: claim.inbox_id };

@@ -6,8 +6,6 @@
  * through the parser and the authentication checks, then each recipient's route stores it. The 250
  * comes only after Redis wrote. This file holds the wiring and the per-session state only.
  */
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { countSmtpVerdict, smtpSessionClosed, smtpSessionOpened } from '../metrics.js';
@@ -15,6 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { answer, runChain, smtpReply, type Stage, type Verdict } from './chain.js';
 import { mailauthResolver } from './dns.js';
 import type { Route } from './routing.js';
+import { listenSmtp, readSmtpTls, type SmtpFrontEnd } from './listen.js';
 import {
   connectLimits,
   DATA_TOO_SLOW,
@@ -33,13 +32,12 @@ import {
 const RCPT_TIMEOUT_MS = 5_000;
 const DATA_TIMEOUT_MS = 60_000;
 
-export interface SmtpFrontEnd {
-  port: number;
-  close(): Promise<void>;
-}
-
 const routeKey = (route: Route): string =>
-  route.kind === 'inbox' ? `i ${route.inbox_id}` : route.kind === 'report' ? `r ${route.message_id}` : `u ${route.target.messageId}`;
+  route.kind === 'inbox'
+    ? `i ${route.inbox_id}`
+    : route.kind === 'report'
+      ? `r ${route.message_id}`
+      : `u ${route.target.messageId}`;
 
 /** The distinct routes of the envelope's recipients (several addresses may reach one inbox). */
 function envelopeRoutes(session: SMTPServerSession, known: Map<string, Route>): Route[] {
@@ -69,13 +67,15 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
   const sessions = new Map<string, SessionState & { timer: NodeJS.Timeout }>();
   const perAddress = new Map<string, number>();
   const resolver = mailauthResolver(config, () => rt.clock.now());
-  const logError = (error: unknown) => rt.log.error('smtp stage failed', { error: error instanceof Error ? error.message : String(error) });
-  const tls = config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : null;
+  const logError = (error: unknown) =>
+    rt.log.error('smtp stage failed', { error: error instanceof Error ? error.message : String(error) });
+  const tls = readSmtpTls(config);
 
   /** Ends a session from our side, whatever it is doing: the 421 closes it (smtp-server). */
   const cut = (id: string, verdict: Verdict) => {
     const reply = smtpReply(verdict)!;
-    for (const connection of server.connections) if (connection.session.id === id) connection.send(reply.responseCode, reply.message);
+    for (const connection of server.connections)
+      if (connection.session.id === id) connection.send(reply.responseCode, reply.message);
   };
 
   const server = new SMTPServer({
@@ -101,8 +101,16 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       callback();
     },
     onRcptTo(address, session, callback) {
-      const ctx: RcptContext = { rt, address: address.address, accepted: session.envelope.rcptTo.length, state: sessions.get(session.id)!, limits };
-      runChain(rcptStages, ctx, RCPT_TIMEOUT_MS, logError).then((verdict) => answer(counted('rcpt', verdict), callback));
+      const ctx: RcptContext = {
+        rt,
+        address: address.address,
+        accepted: session.envelope.rcptTo.length,
+        state: sessions.get(session.id)!,
+        limits,
+      };
+      void runChain(rcptStages, ctx, RCPT_TIMEOUT_MS, logError).then((verdict) =>
+        answer(counted('rcpt', verdict), callback),
+      );
     },
     onData(stream, session, callback) {
       const state = sessions.get(session.id)!;
@@ -113,15 +121,23 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
         mta: config.mxHost,
         resolver,
       };
-      const ctx: DataContext = { rt, stream, facts, routes: envelopeRoutes(session, state.routes), limits: config.smtpMessage, parsed: null };
+      const ctx: DataContext = {
+        rt,
+        stream,
+        facts,
+        routes: envelopeRoutes(session, state.routes),
+        limits: config.smtpMessage,
+        parsed: null,
+      };
       // The envelope is spent whatever the verdict: a next MAIL FROM in this session starts afresh.
       state.routes.clear();
-      runChain(dataStages, ctx, DATA_TIMEOUT_MS, logError).then((verdict: Verdict) => {
+      void runChain(dataStages, ctx, DATA_TIMEOUT_MS, logError).then((verdict: Verdict) => {
         // A stage that gave up early leaves bytes unread: drain them so the session can answer.
         if (!stream.readableEnded) stream.resume();
         const reply = smtpReply(counted('data', verdict));
         if (reply) callback(reply);
-        else stream.readableEnded ? callback(null) : stream.once('end', () => callback(null));
+        else if (stream.readableEnded) callback(null);
+        else stream.once('end', () => callback(null));
       });
       // Listening after the chain, whose reader listens at once: no chunk flows before both do.
       const started = performance.now();
@@ -145,13 +161,5 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       else perAddress.delete(state.address);
     },
   });
-  server.on('error', (error: Error) => rt.log.warn('smtp server error', { error: error.message }));
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return listenSmtp(rt, server, 'smtp server', options);
 }

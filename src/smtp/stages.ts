@@ -12,6 +12,7 @@ import { retireClaimOfDeleted } from '../../actors/inbox.js';
 import { recordBounce, recordComplaint } from '../../actors/reports.js';
 import { unsubscribeRecipient } from '../../actors/suppression.js';
 import type { MessageLimits, SessionLimits } from '../config.js';
+import type { TextUnavailable } from '../record-schemas.js';
 import { MailboxError } from '../errors.js';
 import { fromAuthenticated, receiveRefusal, type Filter } from '../mail/filters.js';
 import type { Runtime } from '../runtime.js';
@@ -35,12 +36,16 @@ export interface SessionState {
 }
 
 /** Why the server cuts a session itself (421, then it closes). */
-export const SESSION_TOO_LONG = tempfail('4.7.0 Session trop longue, reconnectez-vous / session time limit reached', 421);
+export const SESSION_TOO_LONG = tempfail(
+  '4.7.0 Session trop longue, reconnectez-vous / session time limit reached',
+  421,
+);
 export const DATA_TOO_SLOW = tempfail('4.7.0 Message transmis trop lentement / data sent too slowly', 421);
 
 /** Connect: a new session fits beside the open ones, in all and from its address. */
 export function connectLimits(open: { total: number; fromAddress: number }, limits: SessionLimits): Verdict {
-  if (open.total >= limits.connections) return tempfail('4.7.0 Trop de connexions, réessayez plus tard / too many connections, try again later', 421);
+  if (open.total >= limits.connections)
+    return tempfail('4.7.0 Trop de connexions, réessayez plus tard / too many connections, try again later', 421);
   if (open.fromAddress >= limits.connectionsPerAddress) {
     return tempfail('4.7.0 Trop de connexions depuis votre adresse / too many connections from your address', 421);
   }
@@ -58,7 +63,9 @@ export interface RcptContext {
 
 /** RCPT: at most MAX_RECIPIENTS per message (452: the sender sends the rest in another transaction). */
 export async function recipientCount(ctx: RcptContext): Promise<Verdict> {
-  return ctx.accepted >= MAX_RECIPIENTS ? tempfail('4.5.3 Trop de destinataires pour un message / too many recipients', 452) : CONTINUE;
+  return ctx.accepted >= MAX_RECIPIENTS
+    ? tempfail('4.5.3 Trop de destinataires pour un message / too many recipients', 452)
+    : CONTINUE;
 }
 
 const unknownAddress = (delayMs = 0) => reject('5.1.1 Adresse inconnue ici / unknown address', 550, delayMs);
@@ -70,7 +77,8 @@ const unknownAddress = (delayMs = 0) => reject('5.1.1 Adresse inconnue ici / unk
  */
 export function unknownRecipient(count: number, limits: SessionLimits): Verdict {
   const delayMs = (count - 1) * limits.unknownRecipientDelayMs;
-  if (count >= limits.unknownRecipients) return tempfail('4.7.0 Trop de destinataires inconnus / too many unknown recipients', 421, delayMs);
+  if (count >= limits.unknownRecipients)
+    return tempfail('4.7.0 Trop de destinataires inconnus / too many unknown recipients', 421, delayMs);
   return unknownAddress(delayMs);
 }
 
@@ -104,6 +112,19 @@ export function refusalOf(breach: Breach): Verdict {
   return tooBig ? reject(`5.3.4 ${text}`, 552) : reject(`5.6.0 ${text}`, 554);
 }
 
+const UNREADABLE: Record<TextUnavailable, string> = {
+  depth_limit: 'trop imbriqué / nested too deep',
+  time_limit: 'trop long à lire / too long to read',
+  memory_limit: 'trop de mémoire pour le lire / too much memory to read',
+  unreadable: 'illisible / could not be parsed',
+};
+
+/**
+ * DATA: a message whose MIME could not be read within the limits on untrusted content (docs/operations.md)
+ * never will be: a 5xx, never a 4xx that has the sender retry it for days.
+ */
+export const unreadable = (reason: TextUnavailable): Verdict => reject(`5.6.0 Message ${UNREADABLE[reason]}`, 554);
+
 export interface DataContext {
   rt: Runtime;
   stream: Readable;
@@ -117,9 +138,14 @@ export interface DataContext {
 /** DATA: reads the message within its bounds (src/smtp/bounds.ts) into the parser and the checks. */
 export async function readMessage(ctx: DataContext): Promise<Verdict> {
   // Mail to an inbox keeps its whole source (bounded by SMTP_MAX_BYTES); a report only its head.
-  const rawMax = ctx.routes.some((route) => route.kind === 'inbox') ? Infinity : ctx.routes.some((route) => route.kind === 'report') ? REPORT_RAW_MAX : 0;
-  const read = await parseStream(ctx.stream, ctx.facts, { rawMax, limits: ctx.limits });
+  const rawMax = ctx.routes.some((route) => route.kind === 'inbox')
+    ? Infinity
+    : ctx.routes.some((route) => route.kind === 'report')
+      ? REPORT_RAW_MAX
+      : 0;
+  const read = await parseStream(ctx.stream, ctx.facts, { rawMax, limits: ctx.limits, content: ctx.rt.config.content });
   if ('breach' in read) return refusalOf(read.breach);
+  if ('unreadable' in read) return unreadable(read.unreadable);
   ctx.parsed = read;
   return CONTINUE;
 }
@@ -132,9 +158,16 @@ async function deliverReport(rt: Runtime, route: Extract<Route, { kind: 'report'
   if (report?.kind === 'complaint') {
     await recordComplaint(rt, route.space_id, route.message_id, report.feedback_type);
   } else if (report?.kind === 'bounce') {
-    // A report names one message (its VERP address), so its first failed recipient is that message's.
-    const first = report.recipients[0]!;
-    await recordBounce(rt, route.space_id, route.message_id, { status: first.status, code: first.code, hard: first.hard, diagnostic: first.diagnostic });
+    // A report names one message (its VERP address); each failed recipient is one of its addresses (`to`, a cc, a bcc).
+    for (const failed of report.recipients) {
+      await recordBounce(rt, route.space_id, route.message_id, {
+        recipient: failed.recipient,
+        status: failed.status,
+        code: failed.code,
+        hard: failed.hard,
+        diagnostic: failed.diagnostic,
+      });
+    }
   }
   // Anything else sent to a return path (an auto-reply, a person answering the bounce address) is dropped.
 }
@@ -155,27 +188,57 @@ function filtersOnce(rt: Runtime): FiltersOf {
  * The filter that refuses this message for an inbox, or null (src/mail/filters.ts). A refusal is
  * journaled for the inbox; nothing is stored and no event is written.
  */
-async function filtered(rt: Runtime, route: Extract<Route, { kind: 'inbox' }>, mail: InboundMail, envelope: string, filtersOf: FiltersOf): Promise<boolean> {
+async function filtered(
+  rt: Runtime,
+  route: Extract<Route, { kind: 'inbox' }>,
+  mail: InboundMail,
+  envelope: string,
+  filtersOf: FiltersOf,
+): Promise<boolean> {
   const filters = await filtersOf(route.space_id);
   if (!filters.length) return false;
-  const sender = { from: mail.from, envelope, authenticated: fromAuthenticated(mail.auth_results, mail.from, envelope) };
+  const sender = {
+    from: mail.from,
+    envelope,
+    authenticated: fromAuthenticated(mail.auth_results, mail.from, envelope),
+  };
   const refusal = receiveRefusal(filters, route.inbox_id, sender);
-  if (refusal) await journalFiltered(rt, route.space_id, route.inbox_id, { from: mail.from, envelope_from: envelope, subject: mail.subject }, refusal);
+  if (refusal)
+    await journalFiltered(
+      rt,
+      route.space_id,
+      route.inbox_id,
+      { from: mail.from, envelope_from: envelope, subject: mail.subject },
+      refusal,
+    );
   return refusal !== null;
 }
 
 type Outcome = 'delivered' | 'gone' | 'filtered';
 
 /** Delivers to one recipient's route: `gone` when its target was erased since RCPT, `filtered` when a filter refused it. */
-async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: string, filtersOf: FiltersOf): Promise<Outcome> {
+async function deliver(
+  rt: Runtime,
+  route: Route,
+  parsed: Parsed,
+  envelope: string,
+  filtersOf: FiltersOf,
+): Promise<Outcome> {
   try {
     if (route.kind === 'inbox') {
       // The filters are read in the tick the thread lookup reads in: one round trip to Redis for both.
       const admitted = filtered(rt, route, parsed.mail, envelope, filtersOf).then((refused) => !refused);
-      const received = await receiveInbound(rt, route.space_id, { id: route.inbox_id, address: route.address }, { ...parsed.mail, source: parsed.raw }, admitted);
+      const received = await receiveInbound(
+        rt,
+        route.space_id,
+        { id: route.inbox_id, address: route.address },
+        { ...parsed.mail, source: parsed.raw },
+        admitted,
+      );
       if (!received) return 'filtered';
     } else if (route.kind === 'report') await deliverReport(rt, route, parsed.raw!);
-    else if (!route.target.test) await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
+    else if (!route.target.test)
+      await unsubscribeRecipient(rt, route.target.spaceId, route.target.messageId, route.target.recipient);
     return 'delivered';
   } catch (error) {
     if (!gone(error)) throw error;
@@ -192,7 +255,10 @@ async function deliver(rt: Runtime, route: Route, parsed: Parsed, envelope: stri
 export async function storeMessage(ctx: DataContext): Promise<Verdict> {
   const outcomes: Outcome[] = [];
   const filtersOf = filtersOnce(ctx.rt);
-  for (const route of ctx.routes) outcomes.push(await deliver(ctx.rt, route, ctx.parsed!, ctx.facts.mailFrom, filtersOf));
+  for (const route of ctx.routes)
+    outcomes.push(await deliver(ctx.rt, route, ctx.parsed!, ctx.facts.mailFrom, filtersOf));
   if (outcomes.includes('delivered')) return ACCEPT;
-  return outcomes.includes('filtered') ? reject('5.7.1 Message refusé par le destinataire / rejected by recipient policy', 550) : unknownAddress();
+  return outcomes.includes('filtered')
+    ? reject('5.7.1 Message refusé par le destinataire / rejected by recipient policy', 550)
+    : unknownAddress();
 }

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { addContacts, MAX_CONTACTS_PER_CALL } from '../../actors/audience.js';
 import { MailboxError } from '../errors.js';
-import { FIELD_NAME } from '../records.js';
+import { FIELD_NAME } from '../record-schemas.js';
 import { RESERVED_FIELDS } from '../sending/placeholders.js';
 import { checkSecrets, oneLine } from '../sending/validate.js';
 import { plural } from '../texts.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
 import { ContactFieldsSchema, Id, Input, Output } from './schemas.js';
 
@@ -14,6 +15,13 @@ const Counts = Output({
   suppressed: Type.Integer({ description: "bloquée par l'espace (désabonnement, plainte, blocage)" }),
   dead_address: Type.Integer({ description: 'adresse morte pour toute la plateforme (rebond définitif)' }),
 });
+
+const SKIP_WORDS: Record<string, string> = {
+  invalid: 'adresse invalide',
+  duplicate: "déjà dans l'audience",
+  suppressed: "bloquée par l'espace",
+  dead_address: 'adresse morte',
+};
 
 export default defineTool({
   name: 'add_contacts',
@@ -36,7 +44,12 @@ export default defineTool({
   output: Output({
     added: Type.Integer(),
     skipped: Counts,
-    examples: Type.Array(Output({ email: Type.String(), reason: Type.Union(['invalid', 'duplicate', 'suppressed', 'dead_address'].map((r) => Type.Literal(r))) })),
+    examples: Type.Array(
+      Output({
+        email: Type.String(),
+        reason: Type.Union(['invalid', 'duplicate', 'suppressed', 'dead_address'].map((r) => Type.Literal(r))),
+      }),
+    ),
   }),
   permission: ['send', 'approve'],
   verifiedRequired: false,
@@ -44,18 +57,36 @@ export default defineTool({
   async handler({ rt, access }, input) {
     const contacts = input.contacts.map((c, i) => {
       const name = c.name === undefined ? undefined : oneLine(c.name, `contacts[${i}].name`);
-      const badField = Object.keys(c.fields ?? {}).find((field) => !FIELD_NAME.test(field) || RESERVED_FIELDS.includes(field));
+      const badField = Object.keys(c.fields ?? {}).find(
+        (field) => !FIELD_NAME.test(field) || RESERVED_FIELDS.includes(field),
+      );
       if (badField !== undefined) {
-        throw new MailboxError('invalid_argument', { parameter: `contacts[${i}].fields` }, { reason: `nom de champ « ${badField} » refusé : lettres, chiffres et _, au plus 40 caractères, ni email, name ni unsubscribe_url.` });
+        throw new MailboxError(
+          'invalid_argument',
+          { parameter: `contacts[${i}].fields` },
+          {
+            reason: `nom de champ « ${badField} » refusé : lettres, chiffres et _, au plus 40 caractères, ni email, name ni unsubscribe_url.`,
+          },
+        );
       }
       checkSecrets(access.space.id, { [`contacts[${i}]`]: [name, ...Object.values(c.fields ?? {})].join(' ') });
       return { ...c, name };
     });
     return addContacts(rt, access, input.audience_id, contacts);
   },
+  hints: { openWorld: true, idempotent: true },
   text: (out) => {
-    const skipped = Object.values(out.skipped).reduce((a, b) => a + b, 0);
-    return `${plural(out.added, 'contact ajouté', 'contacts ajoutés')}` +
-      (skipped ? ` ; ${skipped} écarté(s) : ${out.skipped.invalid} invalide(s), ${out.skipped.duplicate} déjà présent(s), ${out.skipped.suppressed} bloqué(s), ${out.skipped.dead_address} adresse(s) morte(s).` : '.');
+    const s = out.skipped;
+    const skipped = s.invalid + s.duplicate + s.suppressed + s.dead_address;
+    return lines(
+      `${plural(out.added, 'contact ajouté', 'contacts ajoutés')} ; ` +
+        (skipped
+          ? `${plural(skipped, 'écarté', 'écartés')} : ${plural(s.invalid, 'adresse invalide', 'adresses invalides')}, ${plural(s.duplicate, 'déjà présente', 'déjà présentes')}, ` +
+            `${plural(s.suppressed, "bloquée par l'espace", "bloquées par l'espace")}, ${plural(s.dead_address, 'adresse morte', 'adresses mortes')}.`
+          : 'aucun écarté.'),
+      out.examples.length
+        ? `Exemples d'écartés : ${out.examples.map((e) => `${e.email} (${SKIP_WORDS[e.reason]})`).join(' ; ')}.`
+        : null,
+    );
   },
 });

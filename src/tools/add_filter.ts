@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { addFilter } from '../../actors/filter.js';
 import { visibleInbox } from '../../actors/inbox.js';
 import { filterValue } from '../mail/filters.js';
-import { filterPhrase } from '../texts.js';
+import { filterLine } from '../texts/space.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
-import { FilterSchema, Id, Input, Output } from './schemas.js';
+import { FilterSchema, Id, Input, Notice, Output } from './schemas.js';
 
 export default defineTool({
   name: 'add_filter',
@@ -18,11 +19,16 @@ export default defineTool({
     inbox_id: Type.Optional(Id('inbox', "boîte concernée ; absent : tout l'espace")),
     direction: FilterSchema.properties.direction,
     action: FilterSchema.properties.action,
-    value: Type.String({ minLength: 1, maxLength: 254, description: 'adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris)' }),
+    value: Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: 'adresse, domaine (exemple.fr) ou .exemple.fr (sous-domaines compris)',
+    }),
   }),
   output: Output({
     created: Type.Boolean({ description: 'false : le même filtre était déjà en place, il est rendu' }),
     filter: FilterSchema,
+    notice: Notice,
   }),
   permission: ['manage_inboxes', 'approve'],
   verifiedRequired: false,
@@ -32,8 +38,8 @@ export default defineTool({
     const inboxId = input.inbox_id ? (await visibleInbox(rt, access, input.inbox_id, { live: true })).id : null;
     return addFilter(rt, access, { inbox_id: inboxId, direction: input.direction, action: input.action, value });
   },
+  hints: { idempotent: true },
+  notice: (out) => `Retirez-le avec remove_filter (filter_id ${out.filter.id}) si besoin.`,
   text: (out) =>
-    out.created
-      ? `Filtre ${out.filter.id} ajouté : ${filterPhrase(out.filter)}. Retirez-le avec remove_filter si besoin.`
-      : `Ce filtre était déjà en place (${out.filter.id}) ; rien n'a changé.`,
+    lines(out.created ? 'Filtre ajouté.' : "Ce filtre était déjà en place ; rien n'a changé.", filterLine(out.filter)),
 });

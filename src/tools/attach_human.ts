@@ -4,8 +4,7 @@ import { attachHuman } from '../../actors/human.js';
 import { iso } from '../clock.js';
 import { maskEmail, parisMoment } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Input, IsoDate, Output } from './schemas.js';
-
+import { Input, IsoDate, Notice, Output } from './schemas.js';
 
 export default defineTool({
   name: 'attach_human',
@@ -18,6 +17,7 @@ export default defineTool({
     human_email: Type.String({ description: 'adresse masquée où le code est parti' }),
     code_sent: Type.Boolean(),
     expires_at: IsoDate,
+    notice: Notice,
   }),
   permission: ['approve'],
   verifiedRequired: false,
@@ -27,7 +27,8 @@ export default defineTool({
     const expiresAt = await attachHuman(rt, access, email);
     return { human_email: maskEmail(email)!, code_sent: true, expires_at: iso(expiresAt) };
   },
+  hints: { openWorld: true },
+  notice: () => "Demandez le code à l'humain, puis appelez verify avec ce code.",
   text: (out) =>
-    `Code envoyé à ${out.human_email}, valable jusqu'à ${parisMoment(Date.parse(out.expires_at))} (heure de Paris). ` +
-    "Demandez-le à l'humain puis appelez verify avec ce code.",
+    `Code envoyé à ${out.human_email}, valable jusqu'à ${parisMoment(Date.parse(out.expires_at))} (heure de Paris).`,
 });

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { campaignView, readCampaign } from '../../actors/campaign.js';
 import { campaignFigures, MESSAGE_BUCKETS, SKIP_REASONS } from '../../actors/campaign-status.js';
-import { quote } from '../texts.js';
+import { campaignLines, figuresLines, type CampaignFiguresView } from '../texts/campaigns.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
-import { CampaignSchema, Id, Input, Output } from './schemas.js';
+import { CampaignSchema, Id, Input, IsoDate, Notice, Nullable, Output } from './schemas.js';
 
 const count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
 
@@ -21,8 +22,8 @@ export default defineTool({
   name: 'campaign_status',
   description:
     "L'état et les performances d'une campagne : des nombres de contacts (chacun compté une fois selon l'état de son dernier message : " +
-    "drafts, queued, sent, delivered, bounced, failed, rejected, cancelled ; et replied, unsubscribed, complained), waiting (pas encore " +
-    "écrits), skipped par motif, follow_ups_sent (des messages), les taux (réponse, rebond, désabonnement, sur les contacts écrits), les " +
+    'drafts, queued, sent, delivered, bounced, failed, rejected, cancelled ; et replied, unsubscribed, complained), waiting (pas encore ' +
+    'écrits), skipped par motif, follow_ups_sent (des messages), les taux (réponse, rebond, désabonnement, sur les contacts écrits), les ' +
     'mêmes chiffres par boîte, et une série par jour (envois, réponses).',
   input: Input({ campaign_id: Id('campaign') }),
   output: Output({
@@ -33,19 +34,29 @@ export default defineTool({
       skipped: Output(Object.fromEntries(SKIP_REASONS.map((reason) => [reason, count()]))),
       rates: Output({ reply: Type.Number(), bounce: Type.Number(), unsubscribe: Type.Number() }),
       per_inbox: Type.Array(Output({ inbox_id: Id('inbox'), ...COUNTS })),
-      days: Type.Array(Output({ day: Type.String({ description: 'jour de Paris, AAAA-MM-JJ' }), sent: count(), replied: count() })),
+      days: Type.Array(
+        Output({ day: Type.String({ description: 'jour de Paris, AAAA-MM-JJ' }), sent: count(), replied: count() }),
+      ),
+      next_send_at: Nullable({
+        ...IsoDate,
+        description: "le prochain départ prévu de ses messages en file ; null quand aucun n'attend",
+      }),
     }),
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
   effect: 'read-only',
   async handler({ rt, access }, input) {
     const campaign = await readCampaign(rt, access.space.id, input.campaign_id);
-    return { campaign: campaignView(campaign), figures: (await campaignFigures(rt, access.space.id, campaign)) as never };
+    return { campaign: campaignView(campaign), figures: await campaignFigures(rt, access.space.id, campaign) };
   },
-  text: (out) => {
-    const f = out.figures as unknown as Record<(typeof MESSAGE_BUCKETS)[number] | 'recipients' | 'waiting' | 'replied' | 'unsubscribed' | 'follow_ups_sent', number>;
-    return `Campagne ${quote(out.campaign.name)} (${out.campaign.status}) : ${f.recipients} contacts, ${f.waiting} en attente, ${f.queued} en file, ` +
-      `${f.sent + f.delivered} partis, ${f.replied} réponses, ${f.bounced} rebonds, ${f.unsubscribed} désabonnements, ${f.follow_ups_sent} relances parties.`;
-  },
+  notice: (out) =>
+    out.campaign.status === 'draft'
+      ? `Lancez-la avec start_campaign (campaign_id ${out.campaign.id}, permission approve).`
+      : out.campaign.status === 'paused'
+        ? `Reprenez-la avec start_campaign (campaign_id ${out.campaign.id}).`
+        : null,
+  text: (out, _input, frames) =>
+    lines(campaignLines(out.campaign, frames), figuresLines(out.figures as unknown as CampaignFiguresView)),
 });

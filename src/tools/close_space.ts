@@ -3,7 +3,7 @@ import { cancelClosure, closureMoment, confirmClosure, requestClosure } from '..
 import { MailboxError } from '../errors.js';
 import { plural } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Input, IsoDate, Nullable, Output } from './schemas.js';
+import { Input, IsoDate, Notice, Nullable, Output } from './schemas.js';
 import { CodeParam } from './verify.js';
 
 export default defineTool({
@@ -12,10 +12,12 @@ export default defineTool({
     "Ferme l'espace, en trois temps. 1) Sans paramètre : dit ce qui sera supprimé (boîtes, domaines, abonnement ; les factures " +
     "sont gardées) et envoie un code à 6 chiffres à l'humain, valable 15 minutes. 2) Avec confirmation_code : fermeture confirmée, " +
     "l'espace est effacé 48 heures plus tard et tout fonctionne jusque-là. 3) Avec cancel: true : annule la fermeture confirmée et " +
-    "tout code en attente. Refusé pour un espace ouvert par un administrateur (space_managed).",
+    'tout code en attente. Refusé pour un espace ouvert par un administrateur (space_managed).',
   input: Input({
     confirmation_code: Type.Optional(CodeParam),
-    cancel: Type.Optional(Type.Boolean({ description: 'true : annule la fermeture confirmée et tout code en attente' })),
+    cancel: Type.Optional(
+      Type.Boolean({ description: 'true : annule la fermeture confirmée et tout code en attente' }),
+    ),
   }),
   output: Output({
     cancelled: Type.Boolean({ description: "une fermeture confirmée vient d'être annulée" }),
@@ -30,24 +32,39 @@ export default defineTool({
       invoices_kept: Type.Boolean(),
     }),
     scheduled: Type.Boolean({ description: 'fermeture confirmée, effacement à closes_at' }),
+    notice: Notice,
   }),
   permission: ['approve'],
   verifiedRequired: false,
   effect: 'write',
   async handler({ rt, access }, input) {
     if (input.cancel && input.confirmation_code !== undefined) {
-      throw new MailboxError('invalid_argument', { parameter: 'cancel' }, { reason: 'donnez soit confirmation_code, soit cancel, pas les deux.' });
+      throw new MailboxError(
+        'invalid_argument',
+        { parameter: 'cancel' },
+        { reason: 'donnez soit confirmation_code, soit cancel, pas les deux.' },
+      );
     }
     if (input.cancel) return cancelClosure(rt, access);
     if (input.confirmation_code !== undefined) return confirmClosure(rt, access, input.confirmation_code.trim());
     return requestClosure(rt, access);
   },
+  hints: { openWorld: true, destructive: true },
+  notice: (out) => {
+    if (out.cancelled) return null;
+    if (out.scheduled) return 'Tout fonctionne jusque-là ; annulez avec close_space et cancel: true.';
+    if (out.code_sent)
+      return `Demandez le code à l'humain, puis rappelez close_space avec confirmation_code pour confirmer (code valable jusqu'à ${closureMoment(out.expires_at!)}, heure de Paris).`;
+    return 'Appelez close_space sans paramètre pour recevoir un code.';
+  },
   text: (out) => {
-    const what = `${plural(out.removes.inboxes, 'boîte', 'boîtes')}, ${plural(out.removes.domains, 'domaine', 'domaines')}` +
-      `${out.removes.subscription ? `, abonnement ${out.removes.subscription}` : ''} ; factures gardées`;
+    const what =
+      `${plural(out.removes.inboxes, 'boîte', 'boîtes')}, ${plural(out.removes.domains, 'domaine', 'domaines')}` +
+      `${out.removes.subscription ? `, abonnement ${out.removes.subscription}` : ''} ; factures ${out.removes.invoices_kept ? 'gardées' : 'supprimées'}`;
     if (out.cancelled) return "Fermeture annulée : l'espace reste ouvert.";
-    if (out.scheduled) return `Fermeture confirmée : l'espace sera effacé le ${closureMoment(out.closes_at!)} (heure de Paris) (${what}). Tout fonctionne jusque-là ; annulez avec cancel: true.`;
-    if (out.code_sent) return `Code envoyé à ${out.human_email}. Seront supprimés : ${what}. Rappelez close_space avec confirmation_code pour confirmer.`;
-    return "Aucune fermeture en cours. Appelez close_space sans paramètre pour recevoir un code.";
+    if (out.scheduled)
+      return `Fermeture confirmée : l'espace sera effacé le ${closureMoment(out.closes_at!)} (heure de Paris). Seront supprimés : ${what}.`;
+    if (out.code_sent) return `Code de fermeture envoyé à ${out.human_email}. Seront supprimés : ${what}.`;
+    return 'Aucune fermeture en cours.';
   },
 });

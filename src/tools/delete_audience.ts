@@ -1,5 +1,6 @@
 import { deleteAudience } from '../../actors/audience.js';
-import { quote } from '../texts.js';
+import { audienceLine } from '../texts/campaigns.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
 import { AudienceSchema, Confirm, Id, Input, Output } from './schemas.js';
 
@@ -16,5 +17,7 @@ export default defineTool({
   async handler({ rt, access }, input) {
     return { deleted: await deleteAudience(rt, access, input.audience_id) };
   },
-  text: (out) => `Audience ${quote(out.deleted.name)} supprimée ; ses contacts restent dans l'espace.`,
+  hints: { idempotent: true },
+  text: (out) =>
+    lines("Audience supprimée ; ses contacts restent dans l'espace, avec leurs fils.", audienceLine(out.deleted)),
 });

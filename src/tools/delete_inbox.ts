@@ -7,7 +7,7 @@ import { Confirm, Id, Input, Output } from './schemas.js';
 export default defineTool({
   name: 'delete_inbox',
   description:
-    "Supprime une boîte, sans retour : ses brouillons et messages en file sont annulés, son adresse cesse de recevoir et son compte " +
+    'Supprime une boîte, sans retour : ses brouillons et messages en file sont annulés, son adresse cesse de recevoir et son compte ' +
     "de messagerie est retiré ; ses fils restent lisibles dans le journal. Une adresse du domaine commun n'est jamais réattribuée. " +
     'Refusé pour une boîte suspendue (demandez sa revue avec request_inbox_review).',
   input: Input({ inbox_id: Id('inbox'), confirm: Confirm }),
@@ -24,6 +24,8 @@ export default defineTool({
     // Every inbox's mail account is the service's own: deleting the inbox removes it (never one attached by an administrator yet).
     return { cancelled_messages, deleted: input.inbox_id, remote_account_removed: true };
   },
+  hints: { idempotent: true },
   text: (out) =>
-    `Boîte ${out.deleted} supprimée : son adresse ne reçoit plus. ${plural(out.cancelled_messages, 'message annulé', 'messages annulés')}.`,
+    `Boîte ${out.deleted} supprimée : son adresse ne reçoit plus ; ses fils restent lisibles. ${plural(out.cancelled_messages, 'message annulé', 'messages annulés')} ` +
+    `(brouillons et file)${out.remote_account_removed ? ' ; compte de messagerie retiré du serveur de courrier' : ''}.`,
 });

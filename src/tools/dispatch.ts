@@ -4,8 +4,9 @@ import type { Access } from '../../actors/space.js';
 import { MailboxError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { permissionList } from '../texts.js';
+import { ContentFrames } from '../texts/frame.js';
 import { TOOLS, toolByName } from './index.js';
-import type { EmbeddedFile, Tool } from './registry.js';
+import { completeAnswer, type EmbeddedFile, type Tool } from './registry.js';
 import { compileOutput, InputValidator } from './validate.js';
 
 interface Compiled {
@@ -19,7 +20,7 @@ const compiled = new Map<string, Compiled>(
 
 export interface ToolResult {
   output: Record<string, unknown>;
-  /** The French text, rendered only for the front ends that show it (MCP). */
+  /** The French text, rendered only for the front ends that show it (MCP); its mail content framed with a new token. */
   text(): string;
   /** Files the tool embeds in its MCP answer (none unless the caller asked for them). */
   resources: EmbeddedFile[];
@@ -38,7 +39,13 @@ export function mayCall(tool: Tool, access: Access): boolean {
  * The one path every front end takes: tool, permission, parameters, verified space, handler, output.
  * The caller is already authenticated.
  */
-export async function callTool(rt: Runtime, access: Access, name: string, body: unknown, options: CallOptions = {}): Promise<ToolResult> {
+export async function callTool(
+  rt: Runtime,
+  access: Access,
+  name: string,
+  body: unknown,
+  options: CallOptions = {},
+): Promise<ToolResult> {
   const tool = toolByName.get(name);
   if (!tool) throw new MailboxError('not_found', null, { reason: `L'outil « ${name} » n'existe pas.` });
   if (!mayCall(tool, access)) {
@@ -50,11 +57,17 @@ export async function callTool(rt: Runtime, access: Access, name: string, body: 
   const input = check.input.parse(body);
   if (tool.verifiedRequired && !access.space.verified) throw new MailboxError('space_unverified');
   const resources: EmbeddedFile[] | undefined = options.embedFiles ? [] : undefined;
-  const output = (await tool.handler({ rt, access, resources }, input)) as Record<string, unknown>;
+  const callAs = async (who: Access, other: string, args: unknown) => (await callTool(rt, who, other, args)).output;
+  const answer = (await tool.handler({ rt, access, resources, callAs }, input)) as Record<string, unknown>;
+  const { output, text } = completeAnswer(tool, answer, input);
   if (!check.output.Check(output)) {
     const error = check.output.Errors(output).First();
-    rt.log.error('tool output does not match its schema', { tool: tool.name, path: error?.path, problem: error?.message });
+    rt.log.error('tool output does not match its schema', {
+      tool: tool.name,
+      path: error?.path,
+      problem: error?.message,
+    });
     throw new MailboxError('internal');
   }
-  return { output, text: () => tool.text(output, input), resources: resources ?? [] };
+  return { output, text: () => text(new ContentFrames()), resources: resources ?? [] };
 }

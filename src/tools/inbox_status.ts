@@ -3,13 +3,12 @@ import { BREAKER, breakerFigures } from '../../actors/breaker.js';
 import { readFilters } from '../../actors/filter.js';
 import { visibleInbox } from '../../actors/inbox.js';
 import { filterCounts, ofInbox } from '../mail/filters.js';
-import { liveInboxView } from '../../actors/records.js';
-import { filterCountsText, quote } from '../texts.js';
+import { liveInboxView } from '../../actors/stored-records.js';
+import { filterCountsText, percent, plural } from '../texts.js';
+import { lines } from '../texts/lists.js';
+import { inboxLines } from '../texts/space.js';
 import { defineTool } from './registry.js';
-import { FilterCountsSchema, Id, InboxSchema, Input, Output } from './schemas.js';
-
-
-const percent = (rate: number): string => `${(rate * 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 })} %`;
+import { FilterCountsSchema, Id, InboxSchema, Input, Notice, Output } from './schemas.js';
 
 export default defineTool({
   name: 'inbox_status',
@@ -35,6 +34,7 @@ export default defineTool({
     }),
     /** The filters that apply to the inbox (its own and the space's); list_filters details them. */
     filters: FilterCountsSchema,
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
@@ -52,15 +52,19 @@ export default defineTool({
       filters: filterCounts(ofInbox(filters, inbox.id)),
     };
   },
+  notice: (out) =>
+    out.inbox.status === 'suspended' && out.inbox.suspension?.review !== 'requested'
+      ? `Corrigez la cause puis demandez la reprise avec request_inbox_review (inbox_id ${out.inbox.id}).`
+      : null,
   text: (out) => {
-    const { inbox, counts, circuit_breaker: cb } = out;
-    const state =
-      inbox.status === 'active' ? 'active' : inbox.status === 'deleted' ? 'supprimée' : `suspendue (${inbox.status_reason ?? 'sans raison donnée'})`;
-    return (
-      `Boîte ${quote(inbox.address)} ${state}. Aujourd'hui : ${inbox.quota.sent_today} envoyés sur ${inbox.quota.daily_quota} ` +
-      `(semaine ${inbox.warmup.week} de montée en charge). Sur ${cb.window_days} jours : ${counts.sent_7d} envois, rebonds ` +
-      `${percent(cb.bounce_rate)} (seuil ${percent(cb.bounce_rate_limit)}), plaintes ${percent(cb.complaint_rate)} (seuil ${percent(cb.complaint_rate_limit)}).` +
-      filterCountsText(out.filters)
+    const { counts, circuit_breaker: cb } = out;
+    return lines(
+      inboxLines(out.inbox),
+      `Sur ${cb.window_days} jours : ${plural(counts.sent_7d, 'envoi', 'envois')}, ${plural(counts.bounced_7d, 'rebond définitif', 'rebonds définitifs')}, ` +
+        `${plural(counts.complaints_7d, 'plainte', 'plaintes')}.`,
+      `Disjoncteur : rebonds ${percent(cb.bounce_rate)} (seuil ${percent(cb.bounce_rate_limit)}), plaintes ${percent(cb.complaint_rate)} ` +
+        `(seuil ${percent(cb.complaint_rate_limit)}, ou ${cb.complaint_count_limit} plaintes) ; il juge à partir de ${cb.min_sent} envois.`,
+      filterCountsText(out.filters).trim() || "Aucun filtre ne s'applique à cette boîte.",
     );
   },
 });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { listAudiences } from '../../actors/audience.js';
-import { plural, quote } from '../texts.js';
+import { audienceLine } from '../texts/campaigns.js';
+import { countOf, items, lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
 import { AudienceSchema, Input, Output } from './schemas.js';
 
@@ -16,6 +17,8 @@ export default defineTool({
     return { items: await listAudiences(rt, access.space.id) };
   },
   text: (out) =>
-    `${plural(out.items.length, 'audience', 'audiences')}` +
-    (out.items.length ? ' : ' + out.items.map((a) => `${quote(a.name)} (${a.id}, ${plural(a.contact_count, 'contact', 'contacts')})`).join(', ') : '') + '.',
+    lines(
+      `${countOf(out.items.length, 'audience', 'audiences', 'Aucune audience')}, de la plus ancienne à la plus récente${out.items.length ? ' :' : '.'}`,
+      items(out.items, (a) => [audienceLine(a)]),
+    ),
 });

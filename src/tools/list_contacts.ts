@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { listContacts } from '../../actors/audience.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { plural } from '../texts.js';
+import { contactLine } from '../texts/campaigns.js';
+import { countOf, items, lines, nextPage, pageEnd } from '../texts/lists.js';
 import { defineTool } from './registry.js';
-import { ContactSchema, Cursor, Id, Input, Limit, NextCursor, Output } from './schemas.js';
+import { ContactSchema, Cursor, Id, Input, Limit, NextCursor, Notice, Output } from './schemas.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -18,7 +19,7 @@ export default defineTool({
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(200, DEFAULT_LIMIT)),
   }),
-  output: Output({ items: Type.Array(ContactSchema), next_cursor: NextCursor }),
+  output: Output({ items: Type.Array(ContactSchema), next_cursor: NextCursor, notice: Notice }),
   permission: ['read'],
   verifiedRequired: false,
   effect: 'read-only',
@@ -33,8 +34,12 @@ export default defineTool({
     });
     return { items: page.items, next_cursor: page.next ? encodeCursor(scope, page.next) : null };
   },
-  text: (out) =>
-    `${plural(out.items.length, 'contact', 'contacts')}` +
-    (out.items.length ? ' : ' + out.items.map((c) => (c.name ? `${c.name} <${c.email}>` : c.email)).join(', ') : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+  notice: (out) => nextPage('list_contacts', out.next_cursor),
+  text: (out, input) =>
+    lines(
+      `${countOf(out.items.length, 'contact', 'contacts', 'Aucun contact')} ${input.audience_id ? `de l'audience ${input.audience_id}, dans leur ordre d'ajout` : "de l'espace, par adresse"}` +
+        `${input.query ? ` pour ${JSON.stringify(input.query)}` : ''} sur cette page${out.items.length ? ' :' : '.'}`,
+      items(out.items, (c) => [contactLine(c)]),
+      pageEnd(out.next_cursor),
+    ),
 });

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { domainView, listDomains } from '../../actors/domain.js';
-import { plural, quote } from '../texts.js';
+import { countOf, items, lines } from '../texts/lists.js';
+import { domainLines } from '../texts/space.js';
 import { defineTool } from './registry.js';
-import { DomainSchema, Input, Output } from './schemas.js';
-
-const STATUS_WORDS = { pending: 'en attente', verified: 'vérifié', suspended: 'suspendu' } as const;
+import { DomainSchema, Input, Notice, Output } from './schemas.js';
 
 export default defineTool({
   name: 'list_domains',
@@ -12,13 +11,20 @@ export default defineTool({
     "Liste les domaines de l'espace dans l'ordre d'enregistrement, avec leur statut, leurs enregistrements DNS et leur état au dernier " +
     'contrôle.',
   input: Input({}),
-  output: Output({ domains: Type.Array(DomainSchema) }),
+  output: Output({ domains: Type.Array(DomainSchema), notice: Notice }),
   permission: ['read'],
   verifiedRequired: false,
   effect: 'read-only',
-  handler: async ({ rt, access }) => ({ domains: (await listDomains(rt, access.space.id)).map((d) => domainView(rt, d)) }),
+  handler: async ({ rt, access }) => ({
+    domains: (await listDomains(rt, access.space.id)).map((d) => domainView(rt, d)),
+  }),
+  notice: (out) =>
+    out.domains.some((d) => d.status !== 'verified')
+      ? 'Un domaine en attente ou suspendu attend ses enregistrements DNS : publiez-les, puis appelez verify_domain.'
+      : null,
   text: (out) =>
-    `${plural(out.domains.length, 'domaine', 'domaines')}` +
-    (out.domains.length ? ' : ' + out.domains.map((d) => `${quote(d.domain)} (${STATUS_WORDS[d.status]})`).join(', ') : '') +
-    '.',
+    lines(
+      `${countOf(out.domains.length, 'domaine', 'domaines', 'Aucun domaine')}, dans l'ordre d'enregistrement${out.domains.length ? ' :' : '.'}`,
+      items(out.domains, domainLines),
+    ),
 });

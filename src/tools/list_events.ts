@@ -1,13 +1,33 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
-import { readJournal, refKey, type JournalRefs, type StoredLine } from '../../actors/journal.js';
+import { readJournal, refKey, type StoredLine } from '../../actors/journal.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { MailboxError } from '../errors.js';
-import { journalText, PARIS, parisClock, parisDay, plural } from '../texts.js';
+import { journalText, PARIS, parisDay } from '../texts.js';
+import { journalLine, OUTSIDE_KINDS } from '../texts/events.js';
+import { countOf, items, lines, nextPage, pageEnd, sentences } from '../texts/lists.js';
+import { outsideNotice } from '../texts/mail.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, IsoDate, Limit, NextCursor, Nullable, Output } from './schemas.js';
+import { Cursor, Id, Input, IsoDate, Limit, NextCursor, Notice, Nullable, Output } from './schemas.js';
 
-const OBJECT_FILTERS = ['inbox_id', 'thread_id', 'message_id', 'campaign_id', 'audience_id', 'contact', 'domain'] as const;
+const OBJECT_FILTERS = [
+  'inbox_id',
+  'thread_id',
+  'message_id',
+  'campaign_id',
+  'audience_id',
+  'contact',
+  'domain',
+] as const;
+const OBJECT_WORDS: Record<(typeof OBJECT_FILTERS)[number], string> = {
+  inbox_id: 'de la boîte',
+  thread_id: 'du fil',
+  message_id: 'du message',
+  campaign_id: 'de la campagne',
+  audience_id: "de l'audience",
+  contact: 'du contact',
+  domain: 'du domaine',
+};
 
 const JournalLine = Output({
   id: Type.String(),
@@ -32,7 +52,8 @@ const DEFAULT_LIMIT = 50;
 
 function dayBounds(day: string): { from: number; to: number } {
   const start = DateTime.fromISO(day, { zone: PARIS });
-  if (!start.isValid) throw new MailboxError('invalid_argument', { parameter: 'day' }, { reason: "ce jour n'existe pas au calendrier." });
+  if (!start.isValid)
+    throw new MailboxError('invalid_argument', { parameter: 'day' }, { reason: "ce jour n'existe pas au calendrier." });
   return { from: start.toMillis(), to: start.plus({ days: 1 }).toMillis() };
 }
 
@@ -40,7 +61,7 @@ export default defineTool({
   name: 'list_events',
   description:
     "Lit le journal de l'espace : qui a fait quoi et quand, le plus récent d'abord. Sans objet : le jour demandé (aujourd'hui par " +
-    "défaut, heure de Paris). Avec un objet (boîte, fil, message, campagne, audience, contact ou domaine) : toute son histoire.",
+    'défaut, heure de Paris). Avec un objet (boîte, fil, message, campagne, audience, contact ou domaine) : toute son histoire.',
   input: Input({
     day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'jour de Paris, AAAA-MM-JJ' })),
     inbox_id: Type.Optional(Id('inbox')),
@@ -57,6 +78,7 @@ export default defineTool({
     day: Nullable(Type.String()),
     events: Type.Array(JournalLine),
     next_cursor: NextCursor,
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
@@ -67,7 +89,7 @@ export default defineTool({
       throw new MailboxError('invalid_argument', { parameter: objects[1]! }, { reason: 'un seul objet à la fois.' });
     }
     const object = objects[0];
-    const ref = object ? refKey(input as JournalRefs, object)! : '*';
+    const ref = object ? refKey(input, object)! : '*';
     const day = input.day ?? (object ? null : parisDay(rt.clock.now()));
     const bounds = day ? dayBounds(day) : null;
     const scope = `${access.space.id}|list_events|${ref}|${day ?? ''}`;
@@ -93,8 +115,22 @@ export default defineTool({
       next_cursor: next ? encodeCursor(scope, next) : null,
     };
   },
-  text: (out) =>
-    `${plural(out.events.length, 'ligne', 'lignes')} du journal${out.day ? ` du ${out.day}` : ''}` +
-    (out.events.length ? ' : ' + out.events.map((e) => `${parisClock(e.at)} ${e.text} (${e.actor.you ? 'vous' : e.actor.name})`).join(' ; ') : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+  notice: (out) =>
+    sentences(
+      outsideNotice(out.events.some((e) => OUTSIDE_KINDS.has(e.kind))),
+      nextPage('list_events', out.next_cursor),
+    ),
+  text: (out, input) => {
+    const object = OBJECT_FILTERS.find((name) => input[name] !== undefined);
+    const about = object
+      ? ` ${OBJECT_WORDS[object]} ${input[object]}${out.day ? ` le ${out.day}` : ''}`
+      : out.day
+        ? ` du ${out.day} (jour de Paris)`
+        : '';
+    return lines(
+      `${countOf(out.events.length, 'ligne', 'lignes', 'Aucune ligne')} du journal${about} sur cette page, la plus récente d'abord${out.events.length ? ' :' : '.'}`,
+      items(out.events, (e) => [journalLine(e)]),
+      pageEnd(out.next_cursor),
+    );
+  },
 });

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { readFilters, visibleFilters } from '../../actors/filter.js';
 import { visibleInbox } from '../../actors/inbox.js';
-import { filterPhrase, plural } from '../texts.js';
+import { countOf, items, lines } from '../texts/lists.js';
+import { filterLine } from '../texts/space.js';
 import { ofInbox } from '../mail/filters.js';
 import { defineTool } from './registry.js';
 import { FilterSchema, Id, Input, Output } from './schemas.js';
@@ -21,6 +22,9 @@ export default defineTool({
     const filters = visibleFilters(access, await readFilters(rt, access.space.id));
     return { items: inboxId ? ofInbox(filters, inboxId) : filters };
   },
-  text: (out) =>
-    `${plural(out.items.length, 'filtre', 'filtres')}` + (out.items.length ? ' : ' + out.items.map((f) => `${f.id} ${filterPhrase(f)}`).join(' ; ') : '') + '.',
+  text: (out, input) =>
+    lines(
+      `${countOf(out.items.length, 'filtre', 'filtres', 'Aucun filtre')}${input.inbox_id ? ` pour la boîte ${input.inbox_id} (les siens et ceux de tout l'espace)` : ''}, du plus ancien au plus récent${out.items.length ? ' :' : '.'}`,
+      items(out.items, (f) => [filterLine(f)]),
+    ),
 });

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { listLiveInboxes } from '../../actors/inbox.js';
-import { liveInboxView } from '../../actors/records.js';
+import { liveInboxView } from '../../actors/stored-records.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { plural, quote } from '../texts.js';
+import { countOf, items, lines, nextPage, pageEnd } from '../texts/lists.js';
+import { inboxLines } from '../texts/space.js';
 import { defineTool } from './registry.js';
-import { Cursor, InboxSchema, Input, Limit, NextCursor, Output } from './schemas.js';
+import { Cursor, InboxSchema, Input, Limit, NextCursor, Notice, Output } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -12,7 +13,7 @@ export default defineTool({
   name: 'list_inboxes',
   description:
     "Liste les boîtes de l'espace (actives et suspendues ; pas les supprimées), la plus récente d'abord, avec quotas, file et " +
-    "montée en charge. Une clé restreinte ne voit que ses boîtes.",
+    'montée en charge. Une clé restreinte ne voit que ses boîtes.',
   input: Input({
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(100, DEFAULT_LIMIT)),
@@ -20,6 +21,7 @@ export default defineTool({
   output: Output({
     items: Type.Array(InboxSchema),
     next_cursor: NextCursor,
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
@@ -36,8 +38,11 @@ export default defineTool({
       next_cursor: inboxes.length > limit ? encodeCursor(scope, page[page.length - 1]!.id) : null,
     };
   },
+  notice: (out) => nextPage('list_inboxes', out.next_cursor),
   text: (out) =>
-    `${plural(out.items.length, 'boîte', 'boîtes')}` +
-    (out.items.length ? ' : ' + out.items.map((i) => `${quote(i.address)} (${i.status === 'active' ? 'active' : 'suspendue'})`).join(', ') : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+    lines(
+      `${countOf(out.items.length, 'boîte', 'boîtes', 'Aucune boîte')} sur cette page, la plus récente d'abord${out.items.length ? ' :' : '.'}`,
+      items(out.items, inboxLines),
+      pageEnd(out.next_cursor),
+    ),
 });

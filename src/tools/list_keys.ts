@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { listKeys } from '../../actors/space.js';
-import { permissionList, plural, quote } from '../texts.js';
+import { countOf, items, lines } from '../texts/lists.js';
+import { keyLine } from '../texts/space.js';
 import { defineTool } from './registry.js';
 import { Input, KeySchema, Output } from './schemas.js';
 
@@ -14,6 +15,8 @@ export default defineTool({
   effect: 'read-only',
   handler: async ({ rt, access }) => ({ keys: await listKeys(rt, access.space.id) }),
   text: (out) =>
-    `${plural(out.keys.length, 'accès actif', 'accès actifs')} : ` +
-    out.keys.map((k) => `${quote(k.name)} (${permissionList(k.permissions)})`).join(' ; ') + '.',
+    lines(
+      `${countOf(out.keys.length, 'accès actif', 'accès actifs', 'Aucun accès actif')} (clés d'agents et assistants connectés)${out.keys.length ? ' :' : '.'}`,
+      items(out.keys, (k) => [keyLine(k)]),
+    ),
 });

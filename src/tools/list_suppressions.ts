@@ -3,9 +3,11 @@ import { deadAddress } from '../../actors/dead-addresses.js';
 import { listSuppressions, suppressionValue } from '../../actors/suppression.js';
 import { iso } from '../clock.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { plural } from '../texts.js';
+import { parisStamp } from '../texts.js';
+import { countOf, items, lines, nextPage, pageEnd, sentences } from '../texts/lists.js';
+import { suppressionLine } from '../texts/space.js';
 import { defineTool } from './registry.js';
-import { Cursor, Input, IsoDate, Limit, NextCursor, Nullable, Output, SuppressionSchema } from './schemas.js';
+import { Cursor, Input, IsoDate, Limit, NextCursor, Notice, Nullable, Output, SuppressionSchema } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -23,16 +25,21 @@ export default defineTool({
     "query filtre sur une partie d'adresse ou de domaine ; avec une adresse complète, dead_address dit aussi si elle est morte pour " +
     'toute la plateforme (personne ne peut plus lui écrire).',
   input: Input({
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: "partie d'adresse ou de domaine ; adresse complète : test d'adresse morte" })),
+    query: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description: "partie d'adresse ou de domaine ; adresse complète : test d'adresse morte",
+      }),
+    ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(100, DEFAULT_LIMIT)),
   }),
   output: Output({
     items: Type.Array(SuppressionSchema),
     next_cursor: NextCursor,
-    dead_address: Nullable(
-      Output({ value: Type.String(), since: Nullable(IsoDate) }),
-    ),
+    dead_address: Nullable(Output({ value: Type.String(), since: Nullable(IsoDate) })),
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
@@ -52,9 +59,17 @@ export default defineTool({
       dead_address: address && dead ? { value: address, since: since(dead) } : null,
     };
   },
-  text: (out) =>
-    `${plural(out.items.length, 'blocage', 'blocages')}` +
-    (out.items.length ? ' : ' + out.items.map((e) => `${e.value} (${e.reason})`).join(', ') : '') +
-    (out.dead_address ? `. ${out.dead_address.value} est une adresse morte pour toute la plateforme : n'y écrivez pas` : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+  notice: (out) =>
+    sentences(
+      out.dead_address && `N'écrivez pas à ${out.dead_address.value} : aucun envoi ne peut plus lui parvenir.`,
+      nextPage('list_suppressions', out.next_cursor),
+    ),
+  text: (out, input) =>
+    lines(
+      `${countOf(out.items.length, 'blocage', 'blocages', 'Aucun blocage')}${input.query ? ` pour ${JSON.stringify(input.query)}` : ''} sur cette page, le plus récent d'abord${out.items.length ? ' :' : '.'}`,
+      items(out.items, (e) => [suppressionLine(e)]),
+      out.dead_address &&
+        `${out.dead_address.value} est une adresse morte pour toute la plateforme (rebond définitif${out.dead_address.since ? ` le ${parisStamp(out.dead_address.since)}` : ''}).`,
+      pageEnd(out.next_cursor),
+    ),
 });

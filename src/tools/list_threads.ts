@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { visibleInbox } from '../../actors/inbox.js';
 import { listThreads, threadView } from '../../actors/thread.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { plural, quote, withCorrespondent } from '../texts.js';
+import { countOf, items, lines, nextPage, pageEnd, sentences } from '../texts/lists.js';
+import { outsideNotice, threadLines } from '../texts/mail.js';
 import { defineTool } from './registry.js';
-import { Cursor, Id, Input, Limit, NextCursor, Output, ThreadSchema } from './schemas.js';
+import { Cursor, Id, Input, Limit, NextCursor, Notice, Output, ThreadSchema } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -13,11 +14,15 @@ export default defineTool({
   description:
     "Liste les fils de conversation, l'activité la plus récente d'abord : objet, correspondant, étiquettes, non lus, dernier sens. " +
     "Sans archived, les fils archivés sont omis ; archived: true ne liste qu'eux. Filtres : boîte, étiquette, non lus, correspondant. " +
-    "Une clé restreinte ne voit que les fils de ses boîtes. Lisez un fil avec get_thread.",
+    'Une clé restreinte ne voit que les fils de ses boîtes. Lisez un fil avec get_thread.',
   input: Input({
     inbox_id: Type.Optional(Id('inbox')),
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'une étiquette posée par classify_thread' })),
-    archived: Type.Optional(Type.Boolean({ description: 'true : les fils archivés seulement ; absent ou false : les autres' })),
+    label: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'une étiquette posée par classify_thread' }),
+    ),
+    archived: Type.Optional(
+      Type.Boolean({ description: 'true : les fils archivés seulement ; absent ou false : les autres' }),
+    ),
     unread: Type.Optional(Type.Boolean({ description: 'true : fils avec des messages reçus non lus ; false : sans' })),
     contact: Type.Optional(Type.String({ minLength: 3, maxLength: 254, description: 'adresse du correspondant' })),
     cursor: Type.Optional(Cursor),
@@ -26,6 +31,7 @@ export default defineTool({
   output: Output({
     items: Type.Array(ThreadSchema),
     next_cursor: NextCursor,
+    notice: Notice,
   }),
   permission: ['read'],
   verifiedRequired: false,
@@ -44,10 +50,16 @@ export default defineTool({
     const page = await listThreads(rt, access, filter, after, input.limit ?? DEFAULT_LIMIT);
     return { items: page.threads.map(threadView), next_cursor: page.next ? encodeCursor(scope, page.next) : null };
   },
-  text: (out) =>
-    `${plural(out.items.length, 'fil', 'fils')}` +
-    (out.items.length
-      ? ' : ' + out.items.map((t) => `${t.id} ${quote(t.subject)} ${withCorrespondent(t.contact)}${t.unread ? ' (non lu)' : ''}`).join(' ; ')
-      : '') +
-    (out.next_cursor ? '. Suite avec next_cursor.' : '.'),
+  notice: (out) =>
+    sentences(
+      outsideNotice(out.items.length > 0),
+      out.items.length > 0 && 'Lisez un fil avec get_thread (thread_id).',
+      nextPage('list_threads', out.next_cursor),
+    ),
+  text: (out, input) =>
+    lines(
+      `${countOf(out.items.length, 'fil', 'fils', 'Aucun fil')}${input.archived ? ' archivé' + (out.items.length > 1 ? 's' : '') : ''} sur cette page, l'activité la plus récente d'abord${out.items.length ? ' :' : '.'}`,
+      items(out.items, threadLines),
+      pageEnd(out.next_cursor),
+    ),
 });

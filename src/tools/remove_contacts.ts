@@ -20,5 +20,7 @@ export default defineTool({
   async handler({ rt, access }, input) {
     return { removed: await removeContacts(rt, access, input.audience_id, input.emails) };
   },
-  text: (out) => `${plural(out.removed, 'contact retiré', 'contacts retirés')} de l'audience.`,
+  hints: { destructive: true, idempotent: true },
+  text: (out) =>
+    `${plural(out.removed, 'contact retiré', 'contacts retirés')} de l'audience ; ils restent connus de l'espace.`,
 });

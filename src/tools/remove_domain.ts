@@ -3,7 +3,7 @@ import { removeDomain } from '../../actors/domain.js';
 import { normaliseDomain } from '../domains/names.js';
 import { quote } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Confirm, DomainName, Input, Output } from './schemas.js';
+import { Confirm, DomainName, Input, Notice, Output } from './schemas.js';
 
 export default defineTool({
   name: 'remove_domain',
@@ -13,8 +13,11 @@ export default defineTool({
     'nouvelles clés DKIM et une nouvelle preuve de propriété.',
   input: Input({ domain: DomainName, confirm: Confirm }),
   output: Output({
-    remote_domain_removed: Type.Boolean({ description: "retiré du serveur de courrier (faux s'il n'y était jamais arrivé : propriété jamais prouvée)" }),
+    remote_domain_removed: Type.Boolean({
+      description: "retiré du serveur de courrier (faux s'il n'y était jamais arrivé : propriété jamais prouvée)",
+    }),
     removed: Type.String({ description: 'le domaine retiré' }),
+    notice: Notice,
   }),
   permission: ['manage_inboxes'],
   verifiedRequired: true,
@@ -24,7 +27,9 @@ export default defineTool({
     const { remote_domain_removed } = await removeDomain(rt, access, domain);
     return { remote_domain_removed, removed: domain };
   },
+  hints: { idempotent: true },
+  notice: () =>
+    'Pour le réutiliser, enregistrez-le à nouveau avec add_domain : de nouveaux enregistrements DNS seront à publier.',
   text: (out) =>
-    `Domaine ${quote(out.removed)} retiré${out.remote_domain_removed ? ' ; le serveur de courrier ne reçoit plus pour lui' : ''}. ` +
-    'Pour le réutiliser, enregistrez-le à nouveau : de nouveaux enregistrements DNS seront à publier.',
+    `Domaine ${quote(out.removed)} retiré${out.remote_domain_removed ? ' ; le serveur de courrier ne reçoit plus pour lui' : ''}.`,
 });

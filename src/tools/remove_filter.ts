@@ -1,5 +1,6 @@
 import { removeFilter } from '../../actors/filter.js';
-import { filterPhrase } from '../texts.js';
+import { filterLine } from '../texts/space.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
 import { FilterSchema, Id, Input, Output } from './schemas.js';
 
@@ -16,5 +17,6 @@ export default defineTool({
   async handler({ rt, access }, input) {
     return { removed: await removeFilter(rt, access, input.filter_id) };
   },
-  text: (out) => `Filtre ${out.removed.id} retiré (${filterPhrase(out.removed)}).`,
+  hints: { destructive: true, idempotent: true },
+  text: (out) => lines('Filtre retiré.', filterLine(out.removed)),
 });

@@ -22,5 +22,7 @@ export default defineTool({
     const { kind, name } = await revokeKey(rt, access, input.key_id);
     return { kind, name, revoked: input.key_id };
   },
-  text: (out) => `${out.kind === 'connection' ? 'Connexion' : 'Clé'} ${quote(out.name)} révoquée : elle ne répond plus.`,
+  hints: { idempotent: true },
+  text: (out) =>
+    `${out.kind === 'connection' ? 'Connexion' : 'Clé'} ${out.revoked} ${quote(out.name)} révoquée : elle ne répond plus ; ce qu'elle a écrit ou mis en file reste.`,
 });

@@ -6,8 +6,9 @@ import { MailboxError } from '../errors.js';
 import { carriesSecret } from '../secrets.js';
 import { quote } from '../texts.js';
 import { checkedAddress, parseWebhookUrl, WebhookUrlError } from '../webhooks/address.js';
+import { lines } from '../texts/lists.js';
 import { defineTool } from './registry.js';
-import { Input, Output } from './schemas.js';
+import { Input, Notice, Output } from './schemas.js';
 
 const badUrl = (reason: string) => new MailboxError('invalid_argument', { parameter: 'url' }, { reason });
 
@@ -16,7 +17,7 @@ export default defineTool({
   description:
     "Déclare l'adresse https qui reçoit les événements de l'espace en POST JSON signés (Standard Webhooks : en-têtes webhook-id, " +
     'webhook-timestamp, webhook-signature, et les mêmes en svix-*). Remplace toute adresse déjà déclarée, avec un nouveau secret ' +
-    "whsec_ montré une seule fois. Un événement webhook.test part aussitôt. Adresses internes refusées (boucle locale, réseau privé, " +
+    'whsec_ montré une seule fois. Un événement webhook.test part aussitôt. Adresses internes refusées (boucle locale, réseau privé, ' +
     'lien local, métadonnées). Une déclaration par minute au plus.',
   input: Input({
     url: Type.String({ minLength: 1, maxLength: 500, description: 'adresse https, au plus 500 caractères' }),
@@ -26,6 +27,7 @@ export default defineTool({
     replaced: Type.Boolean({ description: 'une adresse était déjà déclarée' }),
     secret: Type.String({ description: 'whsec_… : la clé des signatures, montrée cette seule fois' }),
     url: Type.String({ description: "l'adresse déclarée" }),
+    notice: Notice,
   }),
   permission: ['approve'],
   verifiedRequired: true,
@@ -45,7 +47,13 @@ export default defineTool({
     const { secret, replaced } = await declareWebhook(rt, access, url.href);
     return { events: [...WEBHOOK_EVENT_TYPES], replaced, secret, url: url.href };
   },
+  hints: { openWorld: true },
+  notice: () =>
+    "Le secret n'est montré qu'une fois : conservez-le maintenant pour vérifier les signatures. Un événement webhook.test part tout de suite vers cette adresse.",
   text: (out) =>
-    `Webhook ${out.replaced ? 'remplacé' : 'déclaré'} : ${quote(out.url)}. Secret : ${out.secret} — il n'est montré qu'une fois, ` +
-    'conservez-le maintenant pour vérifier les signatures. Un événement webhook.test part tout de suite.',
+    lines(
+      `Webhook ${out.replaced ? 'remplacé' : 'déclaré'} : ${quote(out.url)}.`,
+      `Secret : ${out.secret}`,
+      `Événements envoyés : ${out.events.join(', ')}.`,
+    ),
 });

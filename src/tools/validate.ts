@@ -7,31 +7,52 @@ import { MailboxError } from '../errors.js';
 function reasonOf(error: ValueError): string {
   const s = error.schema as TSchema & Record<string, unknown>;
   switch (error.type) {
-    case ValueErrorType.ObjectRequiredProperty: return 'paramètre obligatoire absent.';
-    case ValueErrorType.ObjectAdditionalProperties: return 'paramètre inconnu de cet outil.';
-    case ValueErrorType.String: return 'doit être un texte.';
-    case ValueErrorType.Integer: return 'doit être un nombre entier.';
-    case ValueErrorType.Number: return 'doit être un nombre.';
-    case ValueErrorType.Boolean: return 'doit valoir true ou false.';
-    case ValueErrorType.Array: return 'doit être une liste.';
-    case ValueErrorType.Object: return 'doit être un objet.';
-    case ValueErrorType.StringMaxLength: return `au plus ${s.maxLength} caractères.`;
-    case ValueErrorType.StringMinLength: return `au moins ${s.minLength} caractère${Number(s.minLength) > 1 ? 's' : ''}.`;
-    case ValueErrorType.StringPattern: return `format attendu : ${s.description ?? String(s.pattern)}.`;
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'paramètre obligatoire absent.';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'paramètre inconnu de cet outil.';
+    case ValueErrorType.String:
+      return 'doit être un texte.';
+    case ValueErrorType.Integer:
+      return 'doit être un nombre entier.';
+    case ValueErrorType.Number:
+      return 'doit être un nombre.';
+    case ValueErrorType.Boolean:
+      return 'doit valoir true ou false.';
+    case ValueErrorType.Array:
+      return 'doit être une liste.';
+    case ValueErrorType.Object:
+      return 'doit être un objet.';
+    case ValueErrorType.StringMaxLength:
+      return `au plus ${s.maxLength} caractères.`;
+    case ValueErrorType.StringMinLength:
+      return `au moins ${s.minLength} caractère${Number(s.minLength) > 1 ? 's' : ''}.`;
+    case ValueErrorType.StringPattern:
+      return `format attendu : ${s.description ?? String(s.pattern)}.`;
     case ValueErrorType.IntegerMinimum:
-    case ValueErrorType.NumberMinimum: return `au moins ${s.minimum}.`;
+    case ValueErrorType.NumberMinimum:
+      return `au moins ${s.minimum}.`;
     case ValueErrorType.IntegerMaximum:
-    case ValueErrorType.NumberMaximum: return `au plus ${s.maximum}.`;
-    case ValueErrorType.ArrayMinItems: return `au moins ${s.minItems} élément${Number(s.minItems) > 1 ? 's' : ''}.`;
-    case ValueErrorType.ArrayMaxItems: return `au plus ${s.maxItems} éléments.`;
-    case ValueErrorType.ArrayUniqueItems: return 'la liste contient un doublon.';
-    case ValueErrorType.ObjectMaxProperties: return `au plus ${s.maxProperties} champs.`;
-    case ValueErrorType.Literal: return `doit valoir ${JSON.stringify(s.const)}.`;
+    case ValueErrorType.NumberMaximum:
+      return `au plus ${s.maximum}.`;
+    case ValueErrorType.ArrayMinItems:
+      return `au moins ${s.minItems} élément${Number(s.minItems) > 1 ? 's' : ''}.`;
+    case ValueErrorType.ArrayMaxItems:
+      return `au plus ${s.maxItems} éléments.`;
+    case ValueErrorType.ArrayUniqueItems:
+      return 'la liste contient un doublon.';
+    case ValueErrorType.ObjectMaxProperties:
+      return `au plus ${s.maxProperties} champs.`;
+    case ValueErrorType.Literal:
+      return `doit valoir ${JSON.stringify(s.const)}.`;
     case ValueErrorType.Union: {
-      const allowed = ((s.anyOf as TSchema[] | undefined) ?? []).map((o) => (o as Record<string, unknown>).const).filter((v) => v !== undefined);
+      const allowed = ((s.anyOf as TSchema[] | undefined) ?? [])
+        .map((o) => (o as Record<string, unknown>).const)
+        .filter((v) => v !== undefined);
       return allowed.length ? `valeurs permises : ${allowed.join(', ')}.` : 'valeur refusée.';
     }
-    default: return 'valeur refusée.';
+    default:
+      return 'valeur refusée.';
   }
 }
 
@@ -60,7 +81,7 @@ export class InputValidator<T extends TObject> {
       if (value === null && this.optional.has(name)) continue;
       input[name] = value;
     }
-    if (this.check.Check(input)) return input as Static<T>;
+    if (this.check.Check(input)) return input;
     const first = this.check.Errors(input).First()!;
     const parameter = first.path.split('/')[1] ?? '';
     throw new MailboxError('invalid_argument', parameter ? { parameter } : null, { reason: reasonOf(first) });

@@ -2,9 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { verifySpace } from '../../actors/human.js';
 import { maskEmail } from '../texts.js';
 import { defineTool } from './registry.js';
-import { Input, Output } from './schemas.js';
+import { Input, Notice, Output } from './schemas.js';
 
-export const CodeParam = Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'code à 6 chiffres reçu par e-mail' });
+export const CodeParam = Type.String({
+  pattern: '^\\s*[0-9]{6}\\s*$',
+  description: 'code à 6 chiffres reçu par e-mail',
+});
 
 export default defineTool({
   name: 'verify',
@@ -16,6 +19,7 @@ export default defineTool({
   output: Output({
     verified: Type.Literal(true),
     human_email: Type.String({ description: "adresse masquée de l'humain rattaché" }),
+    notice: Notice,
   }),
   permission: 'any',
   verifiedRequired: false,
@@ -24,5 +28,7 @@ export default defineTool({
     const email = await verifySpace(rt, access, input.code.trim());
     return { verified: true as const, human_email: maskEmail(email)! };
   },
-  text: (out) => `Espace vérifié ; humain rattaché : ${out.human_email}. Les envois, clés, boîtes et domaines sont ouverts.`,
+  hints: { idempotent: true },
+  notice: () => 'Les envois, clés, boîtes, domaines et webhooks sont maintenant ouverts.',
+  text: (out) => `Espace vérifié ; humain rattaché : ${out.human_email}.`,
 });

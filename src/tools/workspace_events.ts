@@ -2,22 +2,19 @@ import { Type } from '@sinclair/typebox';
 import type { Access } from '../../actors/space.js';
 import { currentAccess, syncView, waitForNavigation, type SyncMode, type SyncStep } from '../../actors/workspace.js';
 import { asMailboxError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 import { readsOf, type Route } from '../workspace/pages.js';
-import { defineTool } from './registry.js';
+import { defineTool, type ToolContext } from './registry.js';
 import { InstanceId, Input, NavigationDelivery, Output } from './schemas.js';
 
 /**
  * The page's data, read with the access's rights at this moment: each tool of the page (src/workspace/pages.ts)
  * through the one dispatch, a refusal kept as the tool's code and French message for the view to show.
  */
-async function readPage(rt: Runtime, access: Access, route: Route): Promise<Record<string, unknown>> {
-  // The dispatch loads the registry, which loads this file: taken on first use, not at load.
-  const { callTool } = await import('./dispatch.js');
+async function readPage(callAs: ToolContext['callAs'], access: Access, route: Route): Promise<Record<string, unknown>> {
   const reads = await Promise.all(
     readsOf(route).map(async (read) => {
       try {
-        return [read.tool, (await callTool(rt, access, read.tool, read.arguments)).output] as const;
+        return [read.tool, await callAs(access, read.tool, read.arguments)] as const;
       } catch (error) {
         const refusal = asMailboxError(error);
         return [read.tool, { error: { code: refusal.code, message: refusal.message } }] as const;
@@ -36,11 +33,14 @@ export default defineTool({
     "Réservé à la vue de l'espace de travail. Attend jusqu'à 18 secondes une navigation de cette instance (after_sequence : dernière " +
     "commande reçue, 0 au départ) et rend la dernière avec les données de sa page, lues avec les droits de l'accès ; les commandes " +
     'intermédiaires sont superseded. ack_sequence : dernière commande traitée (jamais au-delà de la séquence disponible). ' +
-    'local_navigation : barrière après un geste local, sans relire la page. close : libère l\'instance. Deux attentes par instance, ' +
+    "local_navigation : barrière après un geste local, sans relire la page. close : libère l'instance. Deux attentes par instance, " +
     '64 pour le service (workspace_busy). Aucun envoi.',
   input: Input({
     instance_id: InstanceId,
-    after_sequence: Type.Integer({ minimum: 0, description: 'dernière commande reçue par la vue ; 0 avant la première' }),
+    after_sequence: Type.Integer({
+      minimum: 0,
+      description: 'dernière commande reçue par la vue ; 0 avant la première',
+    }),
     ack_sequence: Type.Optional(Type.Integer({ minimum: 0, description: 'dernière commande traitée par la vue' })),
     close: Type.Optional(Type.Boolean({ description: "libère l'instance à la fermeture de la vue, sans attendre" })),
     local_navigation: Type.Optional(Type.Boolean({ description: 'barrière de séquence après une navigation locale' })),
@@ -57,8 +57,13 @@ export default defineTool({
   verifiedRequired: false,
   effect: 'read-only',
   ui: { visibility: ['app'] },
-  async handler({ rt, access }, input) {
-    const request = { instanceId: input.instance_id, afterSequence: input.after_sequence, ackSequence: input.ack_sequence ?? null, mode: modeOf(input) };
+  async handler({ rt, access, callAs }, input) {
+    const request = {
+      instanceId: input.instance_id,
+      afterSequence: input.after_sequence,
+      ackSequence: input.ack_sequence ?? null,
+      mode: modeOf(input),
+    };
     let step: SyncStep = await syncView(rt, access, request);
     let reader = access;
     if ('wait' in step) {
@@ -73,14 +78,19 @@ export default defineTool({
     if ('superseded' in step) return { ...base, status: 'superseded' as const };
     if ('deliver' in step) {
       const route = JSON.parse(step.route) as Route;
-      const result = await readPage(rt, reader, route);
-      return { ...base, unchanged: false, status: 'pending' as const, _navigation: { instance_id: input.instance_id, sequence: step.sequence, route, result } };
+      const result = await readPage(callAs, reader, route);
+      return {
+        ...base,
+        unchanged: false,
+        status: 'pending' as const,
+        _navigation: { instance_id: input.instance_id, sequence: step.sequence, route, result },
+      };
     }
     return base;
   },
   text: (out) =>
     out.closed
-      ? "Espace de travail fermé."
+      ? 'Espace de travail fermé.'
       : out._navigation
         ? `Nouvelle page : « ${out._navigation.route.page} » (séquence ${out.sequence}).`
         : `Rien de nouveau (séquence ${out.sequence}).`,

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may point (decisions.md 5): https only, and never into the service's own network.
+ * Where a webhook may point (docs/contract.md, Decision 5): https only, and never into the service's own network.
  * A URL is checked when declared, and its host resolved and checked again before every delivery, which
  * then connects to the very address checked (src/webhooks/client.ts): a name that starts pointing
  * inside later (DNS rebinding) is refused at delivery.
@@ -41,8 +41,8 @@ const REFUSED: [string, BlockList][] = [
   ['réseau partagé (CGNAT)', ranges(['100.64.0.0/10'], [])],
   ['adresse non spécifiée', ranges(['0.0.0.0/8'], ['::/128'])],
   ['documentation', ranges(['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24'], ['2001:db8::/32', '3fff::/20'])],
-  ['banc d\'essai', ranges(['198.18.0.0/15'], ['2001:2::/48'])],
-  ['protocoles de l\'IETF', ranges(['192.0.0.0/24'], ['2001::/23'])],
+  ["banc d'essai", ranges(['198.18.0.0/15'], ['2001:2::/48'])],
+  ["protocoles de l'IETF", ranges(['192.0.0.0/24'], ['2001::/23'])],
   ['relais 6to4 abandonné', ranges(['192.88.99.0/24'], [])],
   ['traduction IPv4/IPv6 locale', ranges([], ['64:ff9b:1::/48'])],
   ['préfixe à jeter', ranges([], ['100::/64', '100:0:0:1::/64'])],
@@ -63,7 +63,8 @@ function ownAddresses(): BlockList {
   if (own && performance.now() < own.until) return own.list;
   const list = new BlockList();
   for (const nets of Object.values(networkInterfaces())) {
-    for (const net of nets ?? []) if (!net.internal) list.addAddress(net.address, net.family === 'IPv6' ? 'ipv6' : 'ipv4');
+    for (const net of nets ?? [])
+      if (!net.internal) list.addAddress(net.address, net.family === 'IPv6' ? 'ipv6' : 'ipv4');
   }
   own = { list, until: performance.now() + OWN_ADDRESSES_MS };
   return list;
@@ -75,7 +76,8 @@ const PRIVATE_SUFFIXES = ['.internal', '.local', '.localdomain', '.home.arpa'];
 
 const isLocalhost = (name: string): boolean => name === 'localhost' || name.endsWith('.localhost');
 /** A localhost name or a loopback literal: where the development mode lets plain http:// webhooks go. */
-const isLoopbackHost = (host: string): boolean => isLocalhost(host) || (isIP(host) !== 0 && LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4'));
+const isLoopbackHost = (host: string): boolean =>
+  isLocalhost(host) || (isIP(host) !== 0 && LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4'));
 
 /** The 16 bytes of an IPv6 address, or null. */
 function ipv6Bytes(ip: string): number[] | null {
@@ -110,7 +112,8 @@ function embeddedIpv4s(ip: string): string[] {
   const last = bytes.slice(12);
   if (startsWith(bytes, [...ZEROS_8, 0, 0, 0xff, 0xff])) return [dotted(last)];
   if (startsWith(bytes, [...ZEROS_8, 0xff, 0xff, 0, 0])) return [dotted(last)];
-  if (startsWith(bytes, [...ZEROS_8, 0, 0, 0, 0]) && !['0.0.0.0', '0.0.0.1'].includes(dotted(last))) return [dotted(last)];
+  if (startsWith(bytes, [...ZEROS_8, 0, 0, 0, 0]) && !['0.0.0.0', '0.0.0.1'].includes(dotted(last)))
+    return [dotted(last)];
   if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...ZEROS_8])) return [dotted(last)];
   if (startsWith(bytes, [0x20, 0x02])) return [dotted(bytes.slice(2, 6))];
   if (startsWith(bytes, [0x20, 0x01, 0, 0])) return [dotted(bytes.slice(4, 8)), dotted(last.map((b) => b ^ 0xff))];
@@ -144,14 +147,22 @@ export function parseWebhookUrl(config: Config, raw: string): URL {
     throw new WebhookUrlError("ce n'est pas une adresse web complète (https://…).");
   }
   const host = bareHost(url);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.webhookAllowHttpLocalhost && isLoopbackHost(host))) {
+  if (
+    url.protocol !== 'https:' &&
+    !(url.protocol === 'http:' && config.webhookAllowHttpLocalhost && isLoopbackHost(host))
+  ) {
     throw new WebhookUrlError('seules les adresses https:// sont acceptées.');
   }
-  if (url.username || url.password) throw new WebhookUrlError("pas d'identifiants dans l'adresse : vérifiez plutôt la signature de chaque envoi.");
+  if (url.username || url.password)
+    throw new WebhookUrlError("pas d'identifiants dans l'adresse : vérifiez plutôt la signature de chaque envoi.");
   if (isIP(host)) {
     const refused = refusedAddress(config, host);
     if (refused) throw new WebhookUrlError(`adresse interne refusée (${refused}).`);
-  } else if (METADATA_NAMES.has(host) || (!config.webhookAllowLoopback && isLocalhost(host)) || PRIVATE_SUFFIXES.some((s) => host.endsWith(s))) {
+  } else if (
+    METADATA_NAMES.has(host) ||
+    (!config.webhookAllowLoopback && isLocalhost(host)) ||
+    PRIVATE_SUFFIXES.some((s) => host.endsWith(s))
+  ) {
     throw new WebhookUrlError(`nom d'hôte interne refusé (${host}).`);
   }
   url.hash = '';

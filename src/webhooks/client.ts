@@ -23,8 +23,9 @@ export interface PostResult {
   /** The HTTP status, when one arrived. */
   status: number | null;
   /**
-   * Why it failed, in French, as the space reads it (webhook state, journal at a give-up); null on
-   * success. An HTTP status is named; every other failure reads NO_HTTP_ANSWER.
+   * Why it failed, as the space reads it (webhook state, journal at a give-up): a reason code,
+   * `http_<status>` for an HTTP answer, NO_HTTP_ANSWER for any other failure (src/texts.ts, REASONS
+   * gives their French); null on success.
    */
   error: string | null;
   /** What went wrong below HTTP, for the operator's log only; null otherwise. */
@@ -36,7 +37,7 @@ export interface PostResult {
  * an address refused at delivery, not HTTP): telling them apart would let a space scan ports and
  * hosts through its webhook.
  */
-export const NO_HTTP_ANSWER = 'aucune réponse HTTP exploitable';
+export const NO_HTTP_ANSWER = 'no_http_answer';
 
 const failure = (detail: string): PostResult => ({ ok: false, status: null, error: NO_HTTP_ANSWER, detail });
 
@@ -104,7 +105,10 @@ export function readAnswer(text: string): Answer | null {
     for (const field of fields) {
       const colon = field.indexOf(':');
       const name = field.slice(0, colon).trim().toLowerCase();
-      const value = field.slice(colon + 1).trim().toLowerCase();
+      const value = field
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
       if (name === 'content-length') length = /^\d+$/.test(value) ? Number(value) : NaN;
       else if (name === 'transfer-encoding') chunked = value.endsWith('chunked');
       else if (name === 'connection') keepAlive = value === 'keep-alive' || (keepAlive && !value.includes('close'));
@@ -127,7 +131,9 @@ function describe(error: NodeJS.ErrnoException, timeoutMs: number): string {
 }
 
 const resultOf = (status: number): PostResult =>
-  status >= 200 && status < 300 ? { ok: true, status, error: null, detail: null } : { ok: false, status, error: `réponse HTTP ${status}`, detail: null };
+  status >= 200 && status < 300
+    ? { ok: true, status, error: null, detail: null }
+    : { ok: false, status, error: `http_${status}`, detail: null };
 
 /** How one exchange ended; `silent`: the connection ended before any byte of an answer, and not by the timeout. */
 interface Exchange {
@@ -262,7 +268,8 @@ export class WebhookClient {
 
   private open(url: URL, destination: string, address: string, port: number, host: string): Connection {
     // Plain http:// only reaches here in the development mode, to localhost (src/webhooks/address.ts).
-    const socket = url.protocol === 'http:' ? connectPlain({ host: address, port }) : this.openTls(destination, address, port, host);
+    const socket =
+      url.protocol === 'http:' ? connectPlain({ host: address, port }) : this.openTls(destination, address, port, host);
     return new Connection(socket, this.config.webhookTimeoutMs, (closed) => {
       const idle = this.idle.get(destination);
       const at = idle?.indexOf(closed) ?? -1;

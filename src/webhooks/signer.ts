@@ -1,7 +1,7 @@
 /**
- * Standard Webhooks signatures (decisions.md 5): `webhook-signature: v1,<base64 HMAC-SHA256 of
+ * Standard Webhooks signatures (docs/contract.md, Decision 5): `webhook-signature: v1,<base64 HMAC-SHA256 of
  * "<id>.<timestamp>.<body>">`, keyed by the bytes of the secret's base64 part. The same three values also
- * go under the `svix-` names, so Svix verifiers work unchanged (decisions.md 9).
+ * go under the `svix-` names, so Svix verifiers work unchanged (docs/contract.md, Decision 9).
  */
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_SECRET_PREFIX } from '../secrets.js';

@@ -2,7 +2,7 @@
  * The webhook workers: claim spaces with events to deliver (actors/webhook-index.ts), read each space's
  * stream through its consumer group, and POST every event, signed, to the space's webhook, in order:
  * a space's next event waits for the previous one's success or final give-up. Retries follow
- * WEBHOOK_RETRY_SCHEDULE (decisions.md 5); after the last one the event is given up and journalled.
+ * WEBHOOK_RETRY_SCHEDULE (docs/contract.md, Decision 5); after the last one the event is given up and journalled.
  * An entry is acknowledged only after success or give-up. A worker that dies leaves its entries
  * pending in the group and its claim to expire; the next claim of the space reads them first.
  */
@@ -10,10 +10,23 @@ import { open } from '../crypto.js';
 import { countWebhookAttempt, observeWebhookLag } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
 import { completeEnvelopes } from '../../actors/events.js';
-import { acknowledgeDelivered, readUndelivered, readWebhook, recordAttempt, webhookContext } from '../../actors/webhook.js';
+import {
+  acknowledgeDelivered,
+  readUndelivered,
+  readWebhook,
+  recordAttempt,
+  webhookContext,
+} from '../../actors/webhook.js';
 import { WebhookClient } from './client.js';
 import { signedHeaders, signingKey } from './signer.js';
-import { claimSpaces, settleSpace, sweepWebhooks, SWEEP_EVERY_MS, WEBHOOK_SHARDS } from '../../actors/webhook-index.js';
+import {
+  claimSpaces,
+  settleSpace,
+  sweepWebhooks,
+  SWEEP_EVERY_MS,
+  WEBHOOK_SHARDS,
+  webhooksDeclared,
+} from '../../actors/webhook-index.js';
 
 /** Entries read per round trip; the webhook's host is resolved and checked again for each batch. */
 const BATCH = 100;
@@ -80,9 +93,15 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
         }
         const body = JSON.stringify(envelope);
         const evtId = envelope.id;
-        const result = 'failure' in target
-          ? target.failure
-          : await client.post(url, target.address, signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body), body);
+        const result =
+          'failure' in target
+            ? target.failure
+            : await client.post(
+                url,
+                target.address,
+                signedHeaders(signer, evtId, Math.floor(rt.clock.now() / 1000), body),
+                body,
+              );
         if (result.ok) countDelivered(rt, entryId);
         if (result.ok && attempts === 0) {
           delivered.push(entryId);
@@ -92,14 +111,39 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
           attempts = 0;
         } else if (++attempts > webhookRetryScheduleMs.length) {
           countWebhookAttempt('gave_up');
-          rt.log.warn('webhook delivery given up', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
-          if (!(await recordAttempt(rt, spaceId, hook, entryId, { kind: 'gave_up', attempts, error: result.error!, envelope: body }))) return rt.clock.now();
+          rt.log.warn('webhook delivery given up', {
+            space_id: spaceId,
+            event_id: evtId,
+            attempts,
+            status: result.status,
+            detail: result.detail,
+          });
+          if (
+            !(await recordAttempt(rt, spaceId, hook, entryId, {
+              kind: 'gave_up',
+              attempts,
+              error: result.error!,
+              envelope: body,
+            }))
+          )
+            return rt.clock.now();
           attempts = 0;
         } else {
           countWebhookAttempt('retry');
-          rt.log.info('webhook attempt failed', { space_id: spaceId, event_id: evtId, attempts, status: result.status, detail: result.detail });
+          rt.log.info('webhook attempt failed', {
+            space_id: spaceId,
+            event_id: evtId,
+            attempts,
+            status: result.status,
+            detail: result.detail,
+          });
           const retryAt = rt.clock.now() + webhookRetryScheduleMs[attempts - 1]!;
-          const current = await recordAttempt(rt, spaceId, hook, entryId, { kind: 'retry', attempts, nextAt: retryAt, error: result.error! });
+          const current = await recordAttempt(rt, spaceId, hook, entryId, {
+            kind: 'retry',
+            attempts,
+            nextAt: retryAt,
+            error: result.error!,
+          });
           return current ? retryAt : rt.clock.now();
         }
         if (performance.now() > budgetEnds) return rt.clock.now();
@@ -124,6 +168,15 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
   let nextSweep = 0;
   let sweeping: Promise<void> = Promise.resolve();
   let wakeIdle: (() => void) | null = null;
+  // Claims fail while Redis (or a node of the Cluster) is away: a warning once per outage, and only when
+  // some space has a webhook (without one there is nothing to deliver late; the runtime logs the outage).
+  let declared = false;
+  let failing = false;
+  const claimFailed = (message: string, error: Error): void => {
+    if (!failing && declared) rt.log.warn(message, { error: error.message });
+    else rt.log.debug(message, { error: error.message });
+    failing = true;
+  };
 
   const run = (spaceId: string, token: string) => {
     const task = (async () => {
@@ -154,10 +207,12 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
         // Beside the claims, not before them: a sweep reads every space with a webhook.
         if (performance.now() >= nextSweep) {
           nextSweep = performance.now() + SWEEP_EVERY_MS;
-          sweeping = sweepWebhooks(rt).then(
-            () => {},
-            (error: Error) => rt.log.warn('webhook sweep failed', { error: error.message }),
-          );
+          sweeping = webhooksDeclared(rt)
+            .then(async (any) => {
+              declared = any;
+              if (any) await sweepWebhooks(rt);
+            })
+            .catch((error: Error) => claimFailed('webhook sweep failed', error));
         }
         for (let i = 0; i < WEBHOOK_SHARDS && running && active.size < concurrency; i++) {
           shard = (shard + 1) % WEBHOOK_SHARDS;
@@ -165,8 +220,10 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
           for (const spaceId of spaces) run(spaceId, token);
           claimed += spaces.length;
         }
+        if (failing && declared) rt.log.info('webhook claims resumed');
+        failing = false;
       } catch (error) {
-        rt.log.warn('webhook claim failed', { error: (error as Error).message });
+        claimFailed('webhook claim failed', error as Error);
       }
       if (!running) break;
       // Nothing due, or every slot busy: wait for a slot to free or the idle pause, whichever first.

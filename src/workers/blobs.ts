@@ -9,8 +9,15 @@ import { queueWorker, scheduleBlobSweep } from '../redis/queues.js';
 import type { RunningWorker } from './domains.js';
 
 export function startBlobWorker(rt: Runtime): RunningWorker {
-  const { worker, close } = queueWorker<Record<string, never>>(rt, 'blobs', async () => ({ removed: await sweepOrphanBlobs(rt) }), 1);
-  worker.on('failed', (_job, error) => rt.log.warn('blob sweep failed; the next one retries', { error: error.message }));
+  const { worker, close } = queueWorker<Record<string, never>>(
+    rt,
+    'blobs',
+    async () => ({ removed: await sweepOrphanBlobs(rt) }),
+    1,
+  );
+  worker.on('failed', (_job, error) =>
+    rt.log.warn('blob sweep failed; the next one retries', { error: error.message }),
+  );
   scheduleBlobSweep(rt).catch((error: Error) => rt.log.warn('blob sweep not scheduled', { error: error.message }));
   return { close };
 }

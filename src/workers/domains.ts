@@ -11,12 +11,21 @@ export interface RunningWorker {
 }
 
 export function startDomainWorker(rt: Runtime): RunningWorker {
-  const { worker, close } = queueWorker<RecheckJob>(rt, 'domains', async (job) => {
-    const domain = await recheckDomain(rt, job.data.space_id, job.data.domain_id);
-    return domain ? { status: domain.status } : { removed: true };
-  }, 4);
+  const { worker, close } = queueWorker<RecheckJob>(
+    rt,
+    'domains',
+    async (job) => {
+      const domain = await recheckDomain(rt, job.data.space_id, job.data.domain_id);
+      return domain ? { status: domain.status } : { removed: true };
+    },
+    4,
+  );
   worker.on('failed', (job, error) => {
-    rt.log.warn('domain recheck failed', { space_id: job?.data.space_id, domain_id: job?.data.domain_id, error: error.message });
+    rt.log.warn('domain recheck failed', {
+      space_id: job?.data.space_id,
+      domain_id: job?.data.domain_id,
+      error: error.message,
+    });
   });
   return { close };
 }

@@ -8,7 +8,12 @@ import { queueWorker, type EraseJob } from '../redis/queues.js';
 import type { RunningWorker } from './domains.js';
 
 export function startEraseWorker(rt: Runtime): RunningWorker {
-  const { worker, close } = queueWorker<EraseJob>(rt, 'erase', async (job) => ({ erased: await eraseSpace(rt, job.data.space_id, job.data.closes_at) }), 1);
+  const { worker, close } = queueWorker<EraseJob>(
+    rt,
+    'erase',
+    async (job) => ({ erased: await eraseSpace(rt, job.data.space_id, job.data.closes_at) }),
+    1,
+  );
   worker.on('failed', (job, error) => {
     rt.log.warn('space erasure failed; retried', { space_id: job?.data.space_id, error: error.message });
   });

@@ -1,5 +1,5 @@
 /**
- * The blob store's guarantees (decisions.md 10): a blob is durable before a record points to it, a
+ * The blob store's guarantees (docs/contract.md, Decision 10): a blob is durable before a record points to it, a
  * worker killed between the two leaves an orphan blob and no record, and the sweep removes orphans
  * past their grace period while every blob a record points to stays.
  */
@@ -27,16 +27,27 @@ const child = fileURLToPath(new URL('../helpers/receive-child.ts', import.meta.u
 /** The same store as the service's: its folder, or its bucket and prefix. */
 function storeEnv(): Record<string, string> {
   const choice = svc.rt.config.blobStore;
-  return choice.kind === 'files' ? { MAILBOX_DATA_DIR: svc.rt.config.dataDir } : { BLOB_STORE: `s3://${choice.bucket}/${choice.prefix}` };
+  return choice.kind === 'files'
+    ? { MAILBOX_DATA_DIR: svc.rt.config.dataDir }
+    : { BLOB_STORE: `s3://${choice.bucket}/${choice.prefix}` };
 }
 
-function receiveAndDie(s: { spaceId: string; inboxId: string; address: string }, content: string): Promise<string | null> {
+function receiveAndDie(
+  s: { spaceId: string; inboxId: string; address: string },
+  content: string,
+): Promise<string | null> {
   return new Promise((resolve) => {
     const proc = spawn(process.execPath, [...CHILD_EXEC_ARGV, child], {
       env: {
-        ...process.env, ...storeEnv(), LOG_LEVEL: 'error', CHILD_REDIS_URL: target.url ?? '',
+        ...process.env,
+        ...storeEnv(),
+        LOG_LEVEL: 'error',
+        CHILD_REDIS_URL: target.url ?? '',
         REDIS_CLUSTER_NODES: target.clusterNodes?.map((n) => `${n.host}:${n.port}`).join(',') ?? '',
-        CHILD_SPACE: s.spaceId, CHILD_INBOX: s.inboxId, CHILD_ADDRESS: s.address, CHILD_CONTENT: content,
+        CHILD_SPACE: s.spaceId,
+        CHILD_INBOX: s.inboxId,
+        CHILD_ADDRESS: s.address,
+        CHILD_CONTENT: content,
       },
       stdio: 'inherit',
     });
@@ -44,41 +55,94 @@ function receiveAndDie(s: { spaceId: string; inboxId: string; address: string },
   });
 }
 
-t.test('a worker killed between the blob write and the Redis write: no record, an orphan blob the sweep removes', async (t) => {
-  const s = await sender(svc);
-  const kept = await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, {
-    from: 'paul@destinataire.test', from_name: 'Paul', reply_to: '', subject: 'Gardé', text: 'Ci-joint.', html: '', message_id_header: '',
-    in_reply_to: '', references: [], automatic: false, auth_results: {}, source: Buffer.from('Subject: Gardé\r\n\r\nCi-joint.\r\n'),
-    attachments: [{ filename: 'garde.csv', content_type: 'text/csv', content: Buffer.from('a;b\n'), inline: false, content_id: null }],
-  });
-  const orphan = `orphelin;${randomBytes(8).toString('hex')}\n`;
-  t.equal(await receiveAndDie(s, orphan), 'SIGKILL');
-  const orphanKey = blobKey(s.spaceId, sha256Of(Buffer.from(orphan)));
-  t.same(await svc.rt.ports.blobs.get(orphanKey), Buffer.from(orphan), 'the blob was written');
-  const threads = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
-  t.same(threads.body.items.map((th: { subject: string }) => th.subject), ['Gardé'], 'no record of the killed reception');
-  t.equal(await svc.rt.redis.scard(spaceKeys(s.spaceId).blobs), 2, 'only the kept message points to blobs');
+t.test(
+  'a worker killed between the blob write and the Redis write: no record, an orphan blob the sweep removes',
+  async (t) => {
+    const s = await sender(svc);
+    const kept = await receiveInbound(
+      svc.rt,
+      s.spaceId,
+      { id: s.inboxId, address: s.address },
+      {
+        from: 'paul@destinataire.test',
+        from_name: 'Paul',
+        reply_to: '',
+        subject: 'Gardé',
+        text: 'Ci-joint.',
+        html: '',
+        message_id_header: '',
+        in_reply_to: '',
+        references: [],
+        automatic: false,
+        auth_results: {},
+        source: Buffer.from('Subject: Gardé\r\n\r\nCi-joint.\r\n'),
+        attachments: [
+          {
+            filename: 'garde.csv',
+            content_type: 'text/csv',
+            content: Buffer.from('a;b\n'),
+            inline: false,
+            content_id: null,
+          },
+        ],
+      },
+    );
+    const orphan = `orphelin;${randomBytes(8).toString('hex')}\n`;
+    t.equal(await receiveAndDie(s, orphan), 'SIGKILL');
+    const orphanKey = blobKey(s.spaceId, sha256Of(Buffer.from(orphan)));
+    t.same(await svc.rt.ports.blobs.get(orphanKey), Buffer.from(orphan), 'the blob was written');
+    const threads = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
+    t.same(
+      threads.body.items.map((th: { subject: string }) => th.subject),
+      ['Gardé'],
+      'no record of the killed reception',
+    );
+    t.equal(await svc.rt.redis.scard(spaceKeys(s.spaceId).blobs), 2, 'only the kept message points to blobs');
 
-  t.equal(await sweepOrphanBlobs(svc.rt), 0, 'a fresh orphan is left alone: its record may be on its way');
-  clock.advance(SWEEP_GRACE_MS + 60_000);
-  // The CSV's member written in hex, as a set did before its members were base64url: still pointed to.
-  const csv = sha256Of(Buffer.from('a;b\n'));
-  t.equal(await svc.rt.redis.srem(spaceKeys(s.spaceId).blobs, blobSetMember(csv)), 1, 'the set names the CSV in base64url');
-  await svc.rt.redis.sadd(spaceKeys(s.spaceId).blobs, csv);
-  t.equal(await sweepOrphanBlobs(svc.rt), 1, 'past the grace period the orphan goes');
-  t.equal(await svc.rt.ports.blobs.get(orphanKey), null);
-  const message = await svc.call(s.apiKey, 'get_message', { message_id: kept.message_id });
-  const attachment = await svc.call(s.apiKey, 'get_attachment', { message_id: kept.message_id, attachment_id: message.body.attachments[0].id });
-  t.equal(attachment.body.text, 'a;b', 'a blob a record points to stays');
-  t.equal((await svc.rt.ports.blobs.list(s.spaceId)).length, 2);
-});
+    t.equal(await sweepOrphanBlobs(svc.rt), 0, 'a fresh orphan is left alone: its record may be on its way');
+    clock.advance(SWEEP_GRACE_MS + 60_000);
+    const csv = sha256Of(Buffer.from('a;b\n'));
+    t.equal(
+      await svc.rt.redis.sismember(spaceKeys(s.spaceId).blobs, blobSetMember(csv)),
+      1,
+      'the set names the CSV in base64url',
+    );
+    t.equal(await sweepOrphanBlobs(svc.rt), 1, 'past the grace period the orphan goes');
+    t.equal(await svc.rt.ports.blobs.get(orphanKey), null);
+    const message = await svc.call(s.apiKey, 'get_message', { message_id: kept.message_id });
+    const attachment = await svc.call(s.apiKey, 'get_attachment', {
+      message_id: kept.message_id,
+      attachment_id: message.body.attachments[0].id,
+    });
+    t.equal(attachment.body.text, 'a;b', 'a blob a record points to stays');
+    t.equal((await svc.rt.ports.blobs.list(s.spaceId)).length, 2);
+  },
+);
 
 t.test('the same file received twice is stored once', async (t) => {
   const s = await sender(svc);
   const mail = (subject: string) => ({
-    from: 'paul@destinataire.test', from_name: 'Paul', reply_to: '', subject, text: 'Ci-joint.', html: '', message_id_header: '',
-    in_reply_to: '', references: [], automatic: false, auth_results: {}, source: null,
-    attachments: [{ filename: 'meme.csv', content_type: 'text/csv', content: Buffer.from('même;contenu\n'), inline: false, content_id: null }],
+    from: 'paul@destinataire.test',
+    from_name: 'Paul',
+    reply_to: '',
+    subject,
+    text: 'Ci-joint.',
+    html: '',
+    message_id_header: '',
+    in_reply_to: '',
+    references: [],
+    automatic: false,
+    auth_results: {},
+    source: null,
+    attachments: [
+      {
+        filename: 'meme.csv',
+        content_type: 'text/csv',
+        content: Buffer.from('même;contenu\n'),
+        inline: false,
+        content_id: null,
+      },
+    ],
   });
   await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mail('Un'));
   await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mail('Deux'));
@@ -92,5 +156,9 @@ t.test('bytes put as unseen (a raw source) are written without a look first; put
   const again = await svc.rt.ports.blobs.put(spaceId, source, { unseen: true });
   t.same(again, first, 'the same key, hash and size');
   t.same(await svc.rt.ports.blobs.get(first.key), source, 'the same bytes');
-  t.same((await svc.rt.ports.blobs.list(spaceId)).map((blob) => blob.key), [first.key], 'one blob, no temporary file left');
+  t.same(
+    (await svc.rt.ports.blobs.list(spaceId)).map((blob) => blob.key),
+    [first.key],
+    'one blob, no temporary file left',
+  );
 });

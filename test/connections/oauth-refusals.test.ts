@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { keySecret, sha256Hex } from '../../src/secrets.js';
+import { sha256Hex } from '../../src/secrets.js';
 import { consent, hiddenFieldsOf, startDocumentServer, TEST_REDIRECT } from '../helpers/oauth.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { postForm, signIn } from '../helpers/signin.js';
@@ -25,7 +25,11 @@ const resource = `${svc.url}/mcp`;
 let people = 0;
 
 async function register(body: Record<string, unknown>) {
-  const res = await fetch(`${svc.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${svc.url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -41,7 +45,11 @@ function authorizeUrl(params: Record<string, string | undefined>): URL {
 }
 
 async function token(fields: Record<string, string>) {
-  const res = await fetch(`${svc.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  const res = await fetch(`${svc.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
@@ -50,26 +58,52 @@ async function setup() {
   const email = `refus${++people}-${Date.now()}@exemple.fr`;
   const space = await svc.space({ human: email });
   const cookie = await signIn(svc, email);
-  const client = (await register({ client_name: 'Client de test', redirect_uris: [TEST_REDIRECT] })).body.client_id as string;
+  const client = (await register({ client_name: 'Client de test', redirect_uris: [TEST_REDIRECT] })).body
+    .client_id as string;
   const { verifier, challenge } = pkce();
-  const params = { response_type: 'code', client_id: client, redirect_uri: TEST_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'etat-1', resource };
+  const params = {
+    response_type: 'code',
+    client_id: client,
+    redirect_uri: TEST_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'etat-1',
+    resource,
+  };
   return { ...space, email, cookie, client, verifier, params };
 }
 
 /** Allows the client with `send` and `read`; returns the code. */
 async function allow(s: Awaited<ReturnType<typeof setup>>, extra: [string, string][] = []): Promise<string> {
-  const outcome = await consent(svc, authorizeUrl(s.params), { email: s.email, cookie: s.cookie }, [['decision', 'allow'], ['permission', 'send'], ['permission', 'read'], ...extra]);
+  const outcome = await consent(svc, authorizeUrl(s.params), { email: s.email, cookie: s.cookie }, [
+    ['decision', 'allow'],
+    ['permission', 'send'],
+    ['permission', 'read'],
+    ...extra,
+  ]);
   const location = new URL(outcome.location!);
   return location.searchParams.get('code')!;
 }
 
 const exchange = (s: Awaited<ReturnType<typeof setup>>, code: string, overrides: Record<string, string> = {}) =>
-  token({ grant_type: 'authorization_code', code, code_verifier: s.verifier, client_id: s.client, redirect_uri: TEST_REDIRECT, resource, ...overrides });
+  token({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: s.verifier,
+    client_id: s.client,
+    redirect_uri: TEST_REDIRECT,
+    resource,
+    ...overrides,
+  });
 
 const mcp = (bearer: string, name = 'get_settings', args: Record<string, unknown> = {}) =>
   fetch(`${svc.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
 
@@ -79,7 +113,10 @@ async function toolRefusal(bearer: string, name: string, args: Record<string, un
   if (res.status !== 200) throw new Error(`/mcp answered ${res.status}`);
   const answer = await res.json();
   if (!answer.result.isError) return null;
-  return /"code":"([a-z_]+)"/.exec(answer.result.content.map((part: { text?: string }) => part.text ?? '').join(' '))?.[1] ?? 'unknown';
+  return (
+    /"code":"([a-z_]+)"/.exec(answer.result.content.map((part: { text?: string }) => part.text ?? '').join(' '))?.[1] ??
+    'unknown'
+  );
 }
 
 t.test('the metadata documents', async (t) => {
@@ -88,29 +125,56 @@ t.test('the metadata documents', async (t) => {
   t.same(prm.authorization_servers, [svc.url]);
   t.same(await (await fetch(`${svc.url}/.well-known/oauth-protected-resource`)).json(), prm, 'both well-known paths');
   const as = await (await fetch(`${svc.url}/.well-known/oauth-authorization-server`)).json();
-  t.match(as, { issuer: svc.url, code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'], client_id_metadata_document_supported: true });
-  const preflight = await fetch(`${svc.url}/oauth/register`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+  t.match(as, {
+    issuer: svc.url,
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    client_id_metadata_document_supported: true,
+  });
+  const preflight = await fetch(`${svc.url}/oauth/register`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+  });
   t.equal(preflight.status, 204, 'browser clients may register (CORS preflight)');
   t.equal(preflight.headers.get('access-control-allow-origin'), '*');
   t.match(preflight.headers.get('access-control-allow-headers'), 'mcp-protocol-version');
   const wrongMethod = await fetch(`${svc.url}/oauth/token`);
   t.equal(wrongMethod.status, 405);
-  t.equal((await fetch(`${svc.url}/.well-known/oauth-authorization-server`)).headers.get('access-control-allow-origin'), '*');
+  t.equal(
+    (await fetch(`${svc.url}/.well-known/oauth-authorization-server`)).headers.get('access-control-allow-origin'),
+    '*',
+  );
 });
 
 t.test('an unknown client or an unregistered redirect URI is an error page, never a redirect', async (t) => {
   const s = await setup();
-  for (const params of [{ ...s.params, client_id: 'mcl_inconnu' }, { ...s.params, redirect_uri: 'https://attaquant.example/cb' }, { ...s.params, client_id: undefined }]) {
+  for (const params of [
+    { ...s.params, client_id: 'mcl_inconnu' },
+    { ...s.params, redirect_uri: 'https://attaquant.example/cb' },
+    { ...s.params, client_id: undefined },
+  ]) {
     const res = await fetch(authorizeUrl(params), { headers: { cookie: s.cookie }, redirect: 'manual' });
     t.equal(res.status, 400);
     t.equal(res.headers.get('location'), null);
     t.match(await res.text(), 'Autorisation impossible');
   }
-  documents.serve(JSON.stringify({ client_id: 'https://ailleurs.example/client.json', client_name: 'Menteur', redirect_uris: [TEST_REDIRECT] }));
-  const lying = await fetch(authorizeUrl({ ...s.params, client_id: documents.url }), { headers: { cookie: s.cookie }, redirect: 'manual' });
-  t.equal(lying.status, 400, "a metadata document whose client_id is not its URL");
+  documents.serve(
+    JSON.stringify({
+      client_id: 'https://ailleurs.example/client.json',
+      client_name: 'Menteur',
+      redirect_uris: [TEST_REDIRECT],
+    }),
+  );
+  const lying = await fetch(authorizeUrl({ ...s.params, client_id: documents.url }), {
+    headers: { cookie: s.cookie },
+    redirect: 'manual',
+  });
+  t.equal(lying.status, 400, 'a metadata document whose client_id is not its URL');
   t.equal(lying.headers.get('location'), null);
-  const internal = await fetch(authorizeUrl({ ...s.params, client_id: 'https://10.0.0.1/client.json' }), { headers: { cookie: s.cookie }, redirect: 'manual' });
+  const internal = await fetch(authorizeUrl({ ...s.params, client_id: 'https://10.0.0.1/client.json' }), {
+    headers: { cookie: s.cookie },
+    redirect: 'manual',
+  });
   t.equal(internal.status, 400, 'a metadata document on an internal address is never fetched');
   t.match(await internal.text(), 'adresse interne refusée');
 });
@@ -124,16 +188,24 @@ t.test('request refusals go back to the client with the RFC codes', async (t) =>
     [{ resource: 'https://ailleurs.example/mcp' }, 'invalid_target'],
   ];
   for (const [change, error] of cases) {
-    const res = await fetch(authorizeUrl({ ...s.params, ...change }), { headers: { cookie: s.cookie }, redirect: 'manual' });
+    const res = await fetch(authorizeUrl({ ...s.params, ...change }), {
+      headers: { cookie: s.cookie },
+      redirect: 'manual',
+    });
     const location = new URL(res.headers.get('location')!);
     t.equal(`${location.origin}${location.pathname}`, TEST_REDIRECT);
     t.equal(location.searchParams.get('error'), error, JSON.stringify(change));
     t.equal(location.searchParams.get('state'), 'etat-1');
   }
-  const refused = await consent(svc, authorizeUrl(s.params), { email: s.email, cookie: s.cookie }, [['decision', 'refuse']]);
+  const refused = await consent(svc, authorizeUrl(s.params), { email: s.email, cookie: s.cookie }, [
+    ['decision', 'refuse'],
+  ]);
   t.equal(new URL(refused.location!).searchParams.get('error'), 'access_denied');
   const keys = (await svc.call(s.apiKey, 'list_keys')).body.keys;
-  t.notOk(keys.some((key: { kind: string }) => key.kind === 'connection'), 'nothing created');
+  t.notOk(
+    keys.some((key: { kind: string }) => key.kind === 'connection'),
+    'nothing created',
+  );
 });
 
 t.test('the consent form resists CSRF and framing; approve is off by default', async (t) => {
@@ -149,7 +221,10 @@ t.test('the consent form resists CSRF and framing; approve is off by default', a
   const fields = { ...hiddenFieldsOf(html), decision: 'allow', permission: 'read' };
   const forged = await postForm(svc, '/oauth/authorize', { ...fields, csrf: 'faux' }, { cookie: s.cookie });
   t.equal(forged.status, 403, 'a wrong CSRF token');
-  const foreign = await postForm(svc, '/oauth/authorize', fields, { cookie: s.cookie, origin: 'https://attaquant.example' });
+  const foreign = await postForm(svc, '/oauth/authorize', fields, {
+    cookie: s.cookie,
+    origin: 'https://attaquant.example',
+  });
   t.equal(foreign.status, 403, 'another origin');
   const other = await setup();
   const stolen = await postForm(svc, '/oauth/authorize', fields, { cookie: other.cookie });
@@ -167,10 +242,13 @@ t.test('codes: reused, expired, wrong verifier, wrong redirect, another resource
   t.match(code, /^mbc_/);
   t.equal((await exchange(s, code, { resource: 'https://ailleurs.example/mcp' })).body.error, 'invalid_target');
   const clientKey = globalKeys.oauthClient(sha256Hex(s.client));
-  t.ok((await svc.rt.redis.pttl(clientKey)) <= 24 * 60 * MINUTE, 'an unused registration is kept a day');
+  const pending = globalKeys.pendingClients(svc.rt.config.anonymous.index);
+  t.equal(await svc.rt.redis.exists(clientKey), 0, 'an unused registration is pending...');
+  t.ok(await svc.rt.redis.hexists(pending, s.client), '...among the pending ones');
   const first = await exchange(s, code);
   t.equal(first.status, 200);
   t.ok((await svc.rt.redis.pttl(clientKey)) > 29 * 24 * 60 * MINUTE, 'a client in use, 30 days');
+  t.notOk(await svc.rt.redis.hexists(pending, s.client), 'no longer pending');
   t.equal(first.headers.get('cache-control'), 'no-store');
   const reused = await exchange(s, code);
   t.equal(reused.status, 400);
@@ -184,7 +262,10 @@ t.test('codes: reused, expired, wrong verifier, wrong redirect, another resource
   const late = await allow(s);
   clock.advance(6 * MINUTE);
   t.equal((await exchange(s, late)).body.error, 'invalid_grant', 'expired after 5 minutes');
-  t.equal((await token({ grant_type: 'password', client_id: s.client, username: 'x', password: 'y' })).body.error, 'unsupported_grant_type');
+  t.equal(
+    (await token({ grant_type: 'password', client_id: s.client, username: 'x', password: 'y' })).body.error,
+    'unsupported_grant_type',
+  );
   t.equal((await exchange(s, await allow(s), { client_id: 'mcl_inconnu' })).body.error, 'invalid_client');
   t.equal((await token({ grant_type: 'authorization_code', client_id: s.client })).body.error, 'invalid_request');
 });
@@ -203,21 +284,56 @@ t.test('tokens: only at /mcp, only for its resource, until expiry or revocation'
   clock.advance(61 * MINUTE);
   const expired = await mcp(access);
   t.equal(expired.status, 401);
-  t.equal(expired.headers.get('www-authenticate'), `Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp", error="invalid_token"`);
+  t.equal(
+    expired.headers.get('www-authenticate'),
+    `Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp", error="invalid_token"`,
+  );
   const renewed = await token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: s.client });
   t.equal(renewed.status, 200);
   t.equal(renewed.body.scope, 'send read');
   // RFC 6749 6: a refresh may narrow the scope; the new access token can then do that much only.
-  const inbox = await svc.call(s.apiKey, 'create_inbox', { username: `n-${s.spaceId.slice(-8)}`, display_name: 'Étroit' });
-  const sending = { inbox_id: inbox.body.id ?? inbox.body.inbox?.id, to: s.email, subject: 'Essai', text: 'Bonjour', dry_run: true };
+  const inbox = await svc.call(s.apiKey, 'create_inbox', {
+    username: `n-${s.spaceId.slice(-8)}`,
+    display_name: 'Étroit',
+  });
+  const sending = {
+    inbox_id: inbox.body.id ?? inbox.body.inbox?.id,
+    to: s.email,
+    subject: 'Essai',
+    text: 'Bonjour',
+    dry_run: true,
+  };
   t.not(await toolRefusal(renewed.body.access_token, 'send_email', sending), 'forbidden', 'the full token may send');
-  const narrowed = await token({ grant_type: 'refresh_token', refresh_token: renewed.body.refresh_token, client_id: s.client, scope: 'read' });
+  const narrowed = await token({
+    grant_type: 'refresh_token',
+    refresh_token: renewed.body.refresh_token,
+    client_id: s.client,
+    scope: 'read',
+  });
   t.equal(narrowed.status, 200);
   t.equal(narrowed.body.scope, 'read');
-  t.equal(await toolRefusal(narrowed.body.access_token, 'send_email', sending), 'forbidden', 'a token narrowed to read does not send');
+  t.equal(
+    await toolRefusal(narrowed.body.access_token, 'send_email', sending),
+    'forbidden',
+    'a token narrowed to read does not send',
+  );
   t.equal(await toolRefusal(narrowed.body.access_token, 'list_inboxes'), null, 'it reads');
-  t.equal((await token({ grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token, client_id: s.client, scope: 'send read approve' })).body.error, 'invalid_scope');
-  const revoke = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: renewed.body.access_token, client_id: s.client }).toString() });
+  t.equal(
+    (
+      await token({
+        grant_type: 'refresh_token',
+        refresh_token: narrowed.body.refresh_token,
+        client_id: s.client,
+        scope: 'send read approve',
+      })
+    ).body.error,
+    'invalid_scope',
+  );
+  const revoke = await fetch(`${svc.url}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: renewed.body.access_token, client_id: s.client }).toString(),
+  });
   t.equal(revoke.status, 200);
   t.equal((await mcp(renewed.body.access_token)).status, 401, 'a revoked access token');
 });
@@ -243,20 +359,6 @@ t.test("a connection's tokens spend one request budget: a refresh brings no fres
   t.equal((await mcp(first)).status, 429);
 });
 
-t.test('a token stored before scopes and budgets were per token keeps working for its hour', async (t) => {
-  const s = await setup();
-  await exchange(s, await allow(s));
-  const connection = (await svc.call(s.apiKey, 'list_keys')).body.keys.find((key: { kind: string }) => key.kind === 'connection');
-  // As issueTokens-3 stored them then: no key id in the token, no scope beside it.
-  const legacy = keySecret(s.spaceId, 'A'.repeat(32), 'mbt');
-  await svc.rt.redis.set(spaceKeys(s.spaceId).oauthAccess(sha256Hex(legacy)), `${connection.id} ${resource} ${clock.now() + 60 * MINUTE}`, 'PX', 60 * MINUTE);
-  const settings = await (await mcp(legacy)).json();
-  t.same(settings.result.structuredContent.key.permissions, ['send', 'read'], "the connection's permissions");
-  t.ok(await svc.rt.redis.exists(spaceKeys(s.spaceId).rateBucket(sha256Hex(legacy))), 'a budget of its own');
-  clock.advance(61 * MINUTE);
-  t.equal((await mcp(legacy)).status, 401, 'until its end');
-});
-
 t.test('a reused refresh token revokes the connection', async (t) => {
   const s = await setup();
   const { refresh_token: refresh } = (await exchange(s, await allow(s))).body;
@@ -265,34 +367,117 @@ t.test('a reused refresh token revokes the connection', async (t) => {
   const reuse = await token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: s.client });
   t.equal(reuse.body.error, 'invalid_grant');
   t.equal((await mcp(rotated.body.access_token)).status, 401, 'the connection is gone, and its tokens with it');
-  t.equal((await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: s.client })).body.error, 'invalid_grant');
+  t.equal(
+    (await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: s.client })).body
+      .error,
+    'invalid_grant',
+  );
   const keys = (await svc.call(s.apiKey, 'list_keys')).body.keys;
   t.notOk(keys.some((key: { kind: string }) => key.kind === 'connection'));
 });
 
+t.test('a refused refresh (a wider scope) leaves the refresh token usable and the connection whole', async (t) => {
+  const s = await setup();
+  const { refresh_token: refresh } = (await exchange(s, await allow(s))).body;
+  const wider = await token({
+    grant_type: 'refresh_token',
+    refresh_token: refresh,
+    client_id: s.client,
+    scope: 'send read approve',
+  });
+  t.equal(wider.status, 400);
+  t.equal(wider.body.error, 'invalid_scope');
+  const stored = await svc.rt.redis.hget(spaceKeys(s.spaceId).oauthRefresh(sha256Hex(refresh)), 'used');
+  t.equal(stored, '0', 'the refused refresh spent nothing');
+  const renewed = await token({
+    grant_type: 'refresh_token',
+    refresh_token: refresh,
+    client_id: s.client,
+    scope: 'read',
+  });
+  t.equal(renewed.status, 200, 'the same token, asked rightly, works');
+  t.equal(renewed.body.scope, 'read');
+  t.equal((await mcp(renewed.body.access_token)).status, 200, 'and the connection lives');
+  const keys = (await svc.call(s.apiKey, 'list_keys')).body.keys;
+  t.ok(keys.some((key: { kind: string }) => key.kind === 'connection'));
+});
+
+t.test(
+  'two rotations of one refresh token at once: one pair is issued, and the other ends the connection',
+  async (t) => {
+    const s = await setup();
+    const { refresh_token: refresh } = (await exchange(s, await allow(s))).body;
+    const both = await Promise.all(
+      [1, 2].map(() => token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: s.client })),
+    );
+    t.same(both.map((answer) => answer.status).sort(), [200, 400]);
+    const winner = both.find((answer) => answer.status === 200)!;
+    t.equal(both.find((answer) => answer.status === 400)!.body.error, 'invalid_grant');
+    t.equal((await mcp(winner.body.access_token)).status, 401, 'a reuse: the connection is gone');
+  },
+);
+
 t.test('revoking the refresh token disconnects the connector', async (t) => {
   const s = await setup();
   const { access_token: access, refresh_token: refresh } = (await exchange(s, await allow(s))).body;
-  const revoke = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: refresh, token_type_hint: 'refresh_token', client_id: s.client }).toString() });
+  const revoke = await fetch(`${svc.url}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: refresh, token_type_hint: 'refresh_token', client_id: s.client }).toString(),
+  });
   t.equal(revoke.status, 200);
   t.equal((await mcp(access)).status, 401);
   const keys = (await svc.call(s.apiKey, 'list_keys')).body.keys;
-  t.notOk(keys.some((key: { kind: string }) => key.kind === 'connection'), 'removed from list_keys');
-  const missing = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' });
+  t.notOk(
+    keys.some((key: { kind: string }) => key.kind === 'connection'),
+    'removed from list_keys',
+  );
+  const missing = await fetch(`${svc.url}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'token=x',
+  });
   t.equal((await missing.json()).error, 'invalid_request');
 });
 
 t.test('registration refusals', async (t) => {
-  t.equal((await register({ client_name: 'x', redirect_uris: ['http://attaquant.example/cb'] })).body.error, 'invalid_redirect_uri');
-  t.equal((await register({ client_name: 'x', redirect_uris: ['javascript:alert(1)'] })).body.error, 'invalid_redirect_uri');
-  t.equal((await register({ client_name: 'x', redirect_uris: ['https://a.example/cb#frag'] })).body.error, 'invalid_redirect_uri');
+  t.equal(
+    (await register({ client_name: 'x', redirect_uris: ['http://attaquant.example/cb'] })).body.error,
+    'invalid_redirect_uri',
+  );
+  t.equal(
+    (await register({ client_name: 'x', redirect_uris: ['javascript:alert(1)'] })).body.error,
+    'invalid_redirect_uri',
+  );
+  t.equal(
+    (await register({ client_name: 'x', redirect_uris: ['https://a.example/cb#frag'] })).body.error,
+    'invalid_redirect_uri',
+  );
   t.equal((await register({ client_name: 'x' })).body.error, 'invalid_redirect_uri');
-  t.equal((await register({ client_name: 'x', redirect_uris: [TEST_REDIRECT], token_endpoint_auth_method: 'client_secret_basic' })).body.error, 'invalid_client_metadata');
-  t.equal((await register({ redirect_uris: [TEST_REDIRECT], grant_types: ['client_credentials'] })).body.error, 'invalid_client_metadata');
-  const ok = await register({ client_name: 'Client', redirect_uris: ['cursor://oauth/callback', 'https://a.example/cb'] });
+  t.equal(
+    (
+      await register({
+        client_name: 'x',
+        redirect_uris: [TEST_REDIRECT],
+        token_endpoint_auth_method: 'client_secret_basic',
+      })
+    ).body.error,
+    'invalid_client_metadata',
+  );
+  t.equal(
+    (await register({ redirect_uris: [TEST_REDIRECT], grant_types: ['client_credentials'] })).body.error,
+    'invalid_client_metadata',
+  );
+  const ok = await register({
+    client_name: 'Client',
+    redirect_uris: ['cursor://oauth/callback', 'https://a.example/cb'],
+  });
   t.equal(ok.status, 201);
   const s = await setup();
-  const page = await fetch(authorizeUrl({ ...s.params, client_id: ok.body.client_id, redirect_uri: 'cursor://oauth/callback' }), { headers: { cookie: s.cookie } });
+  const page = await fetch(
+    authorizeUrl({ ...s.params, client_id: ok.body.client_id, redirect_uri: 'cursor://oauth/callback' }),
+    { headers: { cookie: s.cookie } },
+  );
   t.match(await page.text(), '<strong>cursor://oauth</strong>', "an app's own scheme is shown with its scheme");
   t.match(page.headers.get('content-security-policy'), "form-action 'self' cursor:");
   t.match(ok.body, { client_id: /^mcl_/, token_endpoint_auth_method: 'none' });
@@ -302,12 +487,24 @@ t.test('registration refusals', async (t) => {
 t.test("a token of one space never reads another's", async (t) => {
   const s = await setup();
   const other = await svc.space();
-  const inbox = await svc.call(other.apiKey, 'create_inbox', { username: `autre-${other.spaceId.slice(-8)}`, display_name: 'Autre' });
+  const inbox = await svc.call(other.apiKey, 'create_inbox', {
+    username: `autre-${other.spaceId.slice(-8)}`,
+    display_name: 'Autre',
+  });
   const { access_token: access } = (await exchange(s, await allow(s))).body;
   const res = await fetch(`${svc.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'inbox_status', arguments: { inbox_id: inbox.body.id ?? inbox.body.inbox?.id } } }),
+    headers: {
+      authorization: `Bearer ${access}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'inbox_status', arguments: { inbox_id: inbox.body.id ?? inbox.body.inbox?.id } },
+    }),
   });
   const answer = await res.json();
   t.equal(answer.result.isError, true);
@@ -322,8 +519,18 @@ t.test('a connection restricted to inboxes; an unknown inbox is refused on the p
   const keys = (await svc.call(s.apiKey, 'list_keys')).body.keys;
   t.same(keys.find((key: { kind: string }) => key.kind === 'connection').inbox_ids, [inboxId]);
   const page = await fetch(authorizeUrl(s.params), { headers: { cookie: s.cookie } });
-  const fields = new URLSearchParams({ ...hiddenFieldsOf(await page.text()), decision: 'allow', permission: 'read', inbox: 'inb_00000000000000000000' });
-  const res = await fetch(`${svc.url}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+  const fields = new URLSearchParams({
+    ...hiddenFieldsOf(await page.text()),
+    decision: 'allow',
+    permission: 'read',
+    inbox: 'inb_00000000000000000000',
+  });
+  const res = await fetch(`${svc.url}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+  });
   t.equal(res.status, 404);
   t.equal(res.headers.get('location'), null);
 });

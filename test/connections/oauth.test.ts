@@ -1,5 +1,5 @@
 /**
- * Connections (issue 18): the official MCP SDK client connects by OAuth from nothing (401, discovery,
+ * Connections: the official MCP SDK client connects by OAuth from nothing (401, discovery,
  * registration or a Client ID Metadata Document, the consent page over real HTTP, tokens), calls
  * tools, refreshes, and stops at revoke_key.
  */
@@ -25,7 +25,10 @@ const trusted = join(slow.dir, 'trusted.pem');
 writeFileSync(trusted, readFileSync(documents.env.WEBHOOK_CA_FILE!, 'utf8') + slow.cert);
 
 const clock = mondayMorning();
-const svc = await startService({ clock, env: { MAILBOX_DATA_DIR: dataDir, ...documents.env, WEBHOOK_CA_FILE: trusted } });
+const svc = await startService({
+  clock,
+  env: { MAILBOX_DATA_DIR: dataDir, ...documents.env, WEBHOOK_CA_FILE: trusted },
+});
 const MINUTE = 60_000;
 let people = 0;
 const person = (): string => `humain${++people}-${Date.now()}@exemple.fr`;
@@ -33,23 +36,46 @@ const person = (): string => `humain${++people}-${Date.now()}@exemple.fr`;
 t.test('from nothing to tools/call, a refresh, then revoke_key ends it', async (t) => {
   const email = person();
   const { apiKey, spaceId } = await svc.space({ human: email, name: 'Atelier' });
-  const unauthenticated = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const unauthenticated = await fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   t.equal(unauthenticated.status, 401);
-  t.equal(unauthenticated.headers.get('www-authenticate'), `Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
+  t.equal(
+    unauthenticated.headers.get('www-authenticate'),
+    `Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`,
+  );
 
   const { client, provider } = await connectByOAuth(svc, email, { name: 'Claude', permissions: ['send', 'read'] });
   t.match(provider.information?.client_id, /^mcl_/, 'registered by RFC 7591');
   t.match(provider.saved, { token_type: 'Bearer', expires_in: 3600, scope: 'send read' });
   t.match(provider.saved!.access_token, /^mbt_/);
   const { tools } = await client.listTools();
-  t.ok(tools.some((tool) => tool.name === 'get_settings'), 'tools/list');
+  t.ok(
+    tools.some((tool) => tool.name === 'get_settings'),
+    'tools/list',
+  );
   const settings = await client.callTool({ name: 'get_settings', arguments: {} });
   t.notOk(settings.isError);
-  t.match(settings.structuredContent, { space: { id: spaceId }, key: { name: 'Claude', permissions: ['send', 'read'] } }, 'tools/call as the connection');
+  t.match(
+    settings.structuredContent,
+    { space: { id: spaceId }, key: { name: 'Claude', permissions: ['send', 'read'] } },
+    'tools/call as the connection',
+  );
 
   const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
   const connection = keys.find((key: { kind: string }) => key.kind === 'connection');
-  t.match(connection, { name: 'Claude', client_id: provider.information!.client_id, redirect_host: '127.0.0.1:9', permissions: ['send', 'read'] }, 'list_keys shows it');
+  t.match(
+    connection,
+    {
+      name: 'Claude',
+      client_id: provider.information!.client_id,
+      redirect_host: '127.0.0.1:9',
+      permissions: ['send', 'read'],
+    },
+    'list_keys shows it',
+  );
   const stored = JSON.stringify(await svc.rt.redis.keys(`${`mbx:{${spaceId}}`}:oauth:*`));
   t.notMatch(stored, provider.saved!.access_token, 'tokens stored hashed');
 
@@ -65,24 +91,37 @@ t.test('from nothing to tools/call, a refresh, then revoke_key ends it', async (
   t.match(revoked.body, { kind: 'connection', name: 'Claude' });
   await t.rejects(client.callTool({ name: 'get_settings', arguments: {} }), 'the next call fails');
   const lines = await journalLines(svc.rt, spaceId);
-  t.ok(lines.some((line) => line.kind === 'connection.created' && line.actor.kind === 'human' && line.data.name === 'Claude'), 'allowed by the human, journaled');
+  t.ok(
+    lines.some(
+      (line) => line.kind === 'connection.created' && line.actor.kind === 'human' && line.data.name === 'Claude',
+    ),
+    'allowed by the human, journaled',
+  );
 });
 
 t.test('the same with a Client ID Metadata Document served over https', async (t) => {
   const email = person();
   const { apiKey } = await svc.space({ human: email });
-  documents.serve(JSON.stringify({
-    client_id: documents.url,
-    client_name: 'Assistant publié',
-    redirect_uris: ['http://127.0.0.1:9/callback'],
-    token_endpoint_auth_method: 'none',
-  }));
-  const { client, provider } = await connectByOAuth(svc, email, { clientMetadataUrl: documents.url, permissions: ['read'] });
+  documents.serve(
+    JSON.stringify({
+      client_id: documents.url,
+      client_name: 'Assistant publié',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+      token_endpoint_auth_method: 'none',
+    }),
+  );
+  const { client, provider } = await connectByOAuth(svc, email, {
+    clientMetadataUrl: documents.url,
+    permissions: ['read'],
+  });
   t.equal(provider.information?.client_id, documents.url, 'the document URL is the client_id: no registration');
   const settings = await client.callTool({ name: 'get_settings', arguments: {} });
   t.match(settings.structuredContent, { key: { name: 'Assistant publié', permissions: ['read'] } });
   const keys = (await svc.call(apiKey, 'list_keys')).body.keys;
-  t.match(keys.find((key: { kind: string }) => key.kind === 'connection'), { client_id: documents.url, redirect_host: '127.0.0.1:9' });
+  t.match(
+    keys.find((key: { kind: string }) => key.kind === 'connection'),
+    { client_id: documents.url, redirect_host: '127.0.0.1:9' },
+  );
 });
 
 t.test('a metadata document trickled a byte at a time is given up after 5 s in all', async (t) => {
@@ -102,7 +141,13 @@ t.test('a metadata document trickled a byte at a time is given up after 5 s in a
   });
   const clientId = `https://localhost:${(trickle.address() as AddressInfo).port}/client.json`;
   const url = new URL(`${svc.url}/oauth/authorize`);
-  for (const [name, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })) {
+  for (const [name, value] of Object.entries({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:9/callback',
+    code_challenge: 'a'.repeat(43),
+    code_challenge_method: 'S256',
+  })) {
     url.searchParams.set(name, value);
   }
   const started = Date.now();
@@ -117,8 +162,15 @@ t.test('a second allowance of one client gets a unique name; actions are journal
   const email = person();
   const { spaceId } = await svc.space({ human: email });
   const { cookie } = await connectByOAuth(svc, email, { name: 'Cursor' });
-  const { client } = await connectByOAuth(svc, email, { name: 'Cursor', permissions: ['manage_inboxes', 'read'], cookie });
-  const created = await client.callTool({ name: 'create_inbox', arguments: { username: `c-${spaceId.slice(-8)}`, display_name: 'Cursor' } });
+  const { client } = await connectByOAuth(svc, email, {
+    name: 'Cursor',
+    permissions: ['manage_inboxes', 'read'],
+    cookie,
+  });
+  const created = await client.callTool({
+    name: 'create_inbox',
+    arguments: { username: `c-${spaceId.slice(-8)}`, display_name: 'Cursor' },
+  });
   t.notOk(created.isError, JSON.stringify(created.content));
   const lines = await journalLines(svc.rt, spaceId);
   t.match(lines.find((line) => line.kind === 'inbox.created')?.actor, { kind: 'agent', name: 'Cursor (2)' });

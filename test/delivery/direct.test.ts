@@ -14,10 +14,14 @@ import { header, outgoing, verifyDkim, withConfig } from '../helpers/mail.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { startPeer } from '../helpers/smtp-peer.js';
 
-const svc = await startService({ clock: mondayMorning(), env: { MAILBOX_MASTER_KEY: randomBytes(32).toString('base64') } });
+const svc = await startService({
+  clock: mondayMorning(),
+  env: { MAILBOX_MASTER_KEY: randomBytes(32).toString('base64') },
+});
 const peer = await startPeer({
   rcpt: (address) => {
-    if (address.startsWith('inconnu@')) return { code: 550, message: '5.1.1 <inconnu>: Recipient address rejected: User unknown' };
+    if (address.startsWith('inconnu@'))
+      return { code: 550, message: '5.1.1 <inconnu>: Recipient address rejected: User unknown' };
     if (address.startsWith('plus-tard@')) return { code: 451, message: '4.7.1 Greylisted, try again later' };
     if (address.startsWith('plein@')) return { code: 552, message: '5.2.2 Mailbox full' };
     if (address.startsWith('spam@')) return { code: 554, message: '5.7.1 Message rejected as spam' };
@@ -46,7 +50,8 @@ function mxDomain(label = 'dest'): string {
   return domain;
 }
 
-const send = (to: string, transport = direct) => transport.send(outgoing(rt, { spaceId, domain: sender, to }, { dkim }));
+const send = (to: string, transport = direct) =>
+  transport.send(outgoing(rt, { spaceId, domain: sender, to }, { dkim }));
 
 t.test('delivered to the MX over STARTTLS, EHLO with HELO_NAME, DKIM pass', async (t) => {
   const domain = mxDomain();
@@ -82,8 +87,18 @@ t.test('an MX host that refuses: the next preference takes it', async (t) => {
 
 t.test('refusals by the MX: permanent with a stable code, or temporary', async (t) => {
   const domain = mxDomain();
-  t.match(await send(`inconnu@${domain}`), { ok: false, permanent: true, code: 'recipient_unknown', response: /^550 5\.1\.1 / });
-  t.match(await send(`plus-tard@${domain}`), { ok: false, permanent: false, code: 'smtp_4xx', response: /^451 4\.7\.1 / });
+  t.match(await send(`inconnu@${domain}`), {
+    ok: false,
+    permanent: true,
+    code: 'recipient_unknown',
+    response: /^550 5\.1\.1 /,
+  });
+  t.match(await send(`plus-tard@${domain}`), {
+    ok: false,
+    permanent: false,
+    code: 'smtp_4xx',
+    response: /^451 4\.7\.1 /,
+  });
   t.match(await send(`plein@${domain}`), { ok: false, permanent: true, code: 'mailbox_full' });
   t.match(await send(`spam@${domain}`), { ok: false, permanent: true, code: 'policy_rejected' });
   t.equal(peer.received.filter((m) => m.to.some((to) => to.endsWith(domain))).length, 0, 'nothing was accepted');
@@ -108,7 +123,9 @@ t.test('network failures are temporary', async (t) => {
     sockets.forEach((s) => s.destroy());
     silent.close();
   });
-  const slow = createTransport(withConfig(rt, { directPort: (silent.address() as { port: number }).port }), { timeouts: { greetingMs: 300 } });
+  const slow = createTransport(withConfig(rt, { directPort: (silent.address() as { port: number }).port }), {
+    timeouts: { greetingMs: 300 },
+  });
   t.match(await send(`marie@${domain}`, slow), { ok: false, permanent: false, code: 'timeout' });
 });
 
@@ -118,7 +135,11 @@ t.test('no mail server at all: permanent no_mx', async (t) => {
   const nullMx = `refus-${randomBytes(4).toString('hex')}.test`;
   svc.dns.mx(nullMx, '.', 0);
   svc.dns.a(nullMx, '127.0.0.1');
-  t.match(await send(`marie@${nullMx}`), { ok: false, permanent: true, code: 'no_mx', response: /null MX/ }, 'RFC 7505 null MX, even with an A record');
+  t.match(
+    await send(`marie@${nullMx}`),
+    { ok: false, permanent: true, code: 'no_mx', response: /null MX/ },
+    'RFC 7505 null MX, even with an A record',
+  );
   const dangling = `pendant-${randomBytes(4).toString('hex')}.test`;
   svc.dns.mx(dangling, `mx.absent-${randomBytes(4).toString('hex')}.test`, 10);
   t.match(await send(`marie@${dangling}`), { ok: false, permanent: true, code: 'no_mx' }, 'an MX host without address');
@@ -133,10 +154,27 @@ t.test('a failing resolver is temporary dns_failed', async (t) => {
 
 t.test('classification of replies without a peer to provoke them', async (t) => {
   const cases: [object, string][] = [
-    [{ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', response: '550 No such user here' }, 'recipient_unknown'],
-    [{ code: 'EENVELOPE', responseCode: 550, command: 'MAIL FROM', response: '550 5.1.8 Bad sender address' }, 'smtp_5xx'],
-    [{ code: 'EMESSAGE', responseCode: 552, command: 'DATA', response: '552 5.3.4 Message size exceeds fixed limit' }, 'message_too_large'],
-    [{ code: 'EMESSAGE', responseCode: 552, command: 'DATA', response: '552 Requested mail action aborted: exceeded storage allocation' }, 'message_too_large'],
+    [
+      { code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', response: '550 No such user here' },
+      'recipient_unknown',
+    ],
+    [
+      { code: 'EENVELOPE', responseCode: 550, command: 'MAIL FROM', response: '550 5.1.8 Bad sender address' },
+      'smtp_5xx',
+    ],
+    [
+      { code: 'EMESSAGE', responseCode: 552, command: 'DATA', response: '552 5.3.4 Message size exceeds fixed limit' },
+      'message_too_large',
+    ],
+    [
+      {
+        code: 'EMESSAGE',
+        responseCode: 552,
+        command: 'DATA',
+        response: '552 Requested mail action aborted: exceeded storage allocation',
+      },
+      'message_too_large',
+    ],
     [{ code: 'EMESSAGE', responseCode: 554, command: 'DATA', response: '554 Transaction failed' }, 'smtp_5xx'],
     [{ code: 'EMESSAGE', message: 'Message size larger than allowed 1000' }, 'message_too_large'],
     [{ code: 'EENVELOPE', message: 'Invalid recipient "a b"' }, 'invalid_address'],
@@ -147,7 +185,18 @@ t.test('classification of replies without a peer to provoke them', async (t) => 
   ];
   for (const [error, code] of cases) t.equal(classifySmtpError(error).code, code, JSON.stringify(error));
   t.same(
-    Object.entries(DELIVERY_CODES).filter(([, c]) => c.permanent).map(([name]) => name),
-    ['recipient_unknown', 'mailbox_full', 'message_too_large', 'policy_rejected', 'smtp_5xx', 'no_mx', 'invalid_address', 'recipient_suppressed'],
+    Object.entries(DELIVERY_CODES)
+      .filter(([, c]) => c.permanent)
+      .map(([name]) => name),
+    [
+      'recipient_unknown',
+      'mailbox_full',
+      'message_too_large',
+      'policy_rejected',
+      'smtp_5xx',
+      'no_mx',
+      'invalid_address',
+      'recipient_suppressed',
+    ],
   );
 });

@@ -14,7 +14,10 @@ import { mondayMorning, startService } from '../helpers/service.js';
 import { startPeer } from '../helpers/smtp-peer.js';
 
 const clock = mondayMorning();
-const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, HELO_NAME: 'relay-client.mailbox.test' } });
+const svc = await startService({
+  clock,
+  env: { MAILBOX_MASTER_KEY: MASTER_KEY, HELO_NAME: 'relay-client.mailbox.test' },
+});
 const peer = await startPeer({ auth: { user: 'relais', pass: 'mot:de passe' }, starttls: false });
 const relayUrl = (pass: string) => `smtp://relais:${encodeURIComponent(pass)}@127.0.0.1:${peer.port}`;
 const relay = createTransport(withConfig(svc.rt, { outbound: { kind: 'smtp', url: relayUrl('mot:de passe') } }));
@@ -29,16 +32,24 @@ t.test('a verified domain signs with its first selector, opened from its sealed 
   t.equal(dkim?.keySelector, 'mbx1');
   t.equal(dkim?.privateKey.type, 'private', 'parsed once, ready to sign');
   t.equal(dkim?.privateKey.asymmetricKeyType, 'rsa');
-  t.equal(await dkimKeyFor(svc.rt, spaceId, 'agents.mailbox.localhost'), null, 'no key for a domain the space does not own');
+  t.equal(
+    await dkimKeyFor(svc.rt, spaceId, 'agents.mailbox.localhost'),
+    null,
+    'no key for a domain the space does not own',
+  );
 });
 
 t.test('relayed: envelope, DKIM pass, unsubscribe headers signed, threading', async (t) => {
-  const mail = outgoing(svc.rt, { spaceId, domain }, {
-    dkim,
-    replyTo: `reponses@${domain}`,
-    inReplyTo: `<msg_earlier@${domain}>`,
-    references: [`<msg_first@${domain}>`, `<msg_earlier@${domain}>`],
-  });
+  const mail = outgoing(
+    svc.rt,
+    { spaceId, domain },
+    {
+      dkim,
+      replyTo: `reponses@${domain}`,
+      inReplyTo: `<msg_earlier@${domain}>`,
+      references: [`<msg_first@${domain}>`, `<msg_earlier@${domain}>`],
+    },
+  );
   const result = await relay.send(mail);
   t.match(result, { ok: true, response: /^250 / });
 
@@ -54,7 +65,18 @@ t.test('relayed: envelope, DKIM pass, unsubscribe headers signed, threading', as
   t.equal(signature?.signingDomain, domain);
   t.equal(signature?.selector, 'mbx1');
   const covered = signedHeaders(got.raw);
-  for (const name of ['list-unsubscribe', 'list-unsubscribe-post', 'from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'in-reply-to', 'references']) {
+  for (const name of [
+    'list-unsubscribe',
+    'list-unsubscribe-post',
+    'from',
+    'to',
+    'subject',
+    'date',
+    'message-id',
+    'reply-to',
+    'in-reply-to',
+    'references',
+  ]) {
     t.ok(covered.includes(name), `h= covers ${name}`);
   }
 
@@ -72,21 +94,31 @@ t.test('relayed: envelope, DKIM pass, unsubscribe headers signed, threading', as
   t.equal(parsed.date?.toISOString(), new Date(clock.now()).toISOString(), 'Date from the injected clock');
   t.same(parsed.from?.value, [{ address: `ventes@${domain}`, name: 'Équipe Ventes' }]);
   t.same(parsed.replyTo?.value, [{ address: `reponses@${domain}`, name: '' }]);
-  t.same((Array.isArray(parsed.to) ? parsed.to[0] : parsed.to)?.value, [{ address: 'marie@destinataire.test', name: 'Marie Curie' }]);
+  t.same((Array.isArray(parsed.to) ? parsed.to[0] : parsed.to)?.value, [
+    { address: 'marie@destinataire.test', name: 'Marie Curie' },
+  ]);
 
   // The signature is what makes the headers trustworthy: a relay that swaps the link breaks it.
   const forged = Buffer.from(got.raw.toString('utf8').replace(mail.unsubscribe!.url, 'https://ailleurs.test/u/x'));
   t.not((await verifyDkim(svc.dns, forged))[0]?.status.result, 'pass', 'a changed List-Unsubscribe fails DKIM');
-  const noPost = Buffer.from(got.raw.toString('utf8').replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n', ''));
+  const noPost = Buffer.from(
+    got.raw.toString('utf8').replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n', ''),
+  );
   t.not((await verifyDkim(svc.dns, noPost))[0]?.status.result, 'pass', 'a removed List-Unsubscribe-Post fails DKIM');
 });
 
 t.test('the pool carries several messages', async (t) => {
-  const mails = [1, 2, 3].map((n) => outgoing(svc.rt, { spaceId, domain, to: `contact${n}@destinataire.test` }, { dkim }));
+  const mails = [1, 2, 3].map((n) =>
+    outgoing(svc.rt, { spaceId, domain, to: `contact${n}@destinataire.test` }, { dkim }),
+  );
   const results = await Promise.all(mails.map((mail) => relay.send(mail)));
   t.ok(results.every((r) => r.ok));
   const got = await Promise.all(mails.map(() => peer.next()));
-  t.same(got.map((m) => m.to[0]).sort(), ['contact1@destinataire.test', 'contact2@destinataire.test', 'contact3@destinataire.test']);
+  t.same(got.map((m) => m.to[0]).sort(), [
+    'contact1@destinataire.test',
+    'contact2@destinataire.test',
+    'contact3@destinataire.test',
+  ]);
 });
 
 t.test('a refused password is temporary: the operator fixes OUTBOUND, the message waits', async (t) => {
@@ -100,5 +132,9 @@ t.test('a refused password is temporary: the operator fixes OUTBOUND, the messag
 t.test('a relay that is down is temporary', async (t) => {
   const down = createTransport(withConfig(svc.rt, { outbound: { kind: 'smtp', url: 'smtp://127.0.0.1:1' } }));
   t.teardown(() => down.close());
-  t.match(await down.send(outgoing(svc.rt, { spaceId, domain })), { ok: false, permanent: false, code: 'connection_failed' });
+  t.match(await down.send(outgoing(svc.rt, { spaceId, domain })), {
+    ok: false,
+    permanent: false,
+    code: 'connection_failed',
+  });
 });

@@ -26,9 +26,13 @@ const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
 const get = (url: string) => fetch(url, { redirect: 'manual' });
 const oneClick = (url: string) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
-const events = async (spaceId: string) =>
-  streamEnvelopes(rt, spaceId);
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+const events = async (spaceId: string) => streamEnvelopes(rt, spaceId);
 const suppressions = (spaceId: string) => rt.redis.hgetall(spaceKeys(spaceId).suppressions);
 
 t.test('tokens: what they carry, and nothing else verifies', async (t) => {
@@ -55,7 +59,9 @@ t.test('tokens: what they carry, and nothing else verifies', async (t) => {
     t.equal(verifyUnsubscribeToken(rt, forged!), null, why!);
   }
   t.equal(verifyUnsubscribeToken(otherKey, token), null, 'another master key');
-  t.throws(() => unsubscribeLink(withConfig(rt, { masterKey: null }), spaceId, messageId, 'a@b.fr', false), { code: 'encryption_unavailable' });
+  t.throws(() => unsubscribeLink(withConfig(rt, { masterKey: null }), spaceId, messageId, 'a@b.fr', false), {
+    code: 'encryption_unavailable',
+  });
 });
 
 t.test('mailto addresses: 62 characters before the @ (RFC 5321: 64), any case, nothing else verifies', async (t) => {
@@ -66,7 +72,11 @@ t.test('mailto addresses: 62 characters before the @ (RFC 5321: 64), any case, n
   t.ok(local, mailto);
   t.equal(mailto.indexOf('@'), 62);
   t.same(verifyUnsubscribeMailto(rt, local!), { spaceId, messageId, test: false });
-  t.same(verifyUnsubscribeMailto(rt, local!.toUpperCase()), { spaceId, messageId, test: false }, 'a relay that changed the case');
+  t.same(
+    verifyUnsubscribeMailto(rt, local!.toUpperCase()),
+    { spaceId, messageId, test: false },
+    'a relay that changed the case',
+  );
   const testLocal = /\+([^@]+)@/.exec(unsubscribeLink(rt, spaceId, messageId, 'a@b.fr', true).mailto)![1]!;
   t.same(verifyUnsubscribeMailto(rt, testLocal), { spaceId, messageId, test: true }, "a test send's address says so");
 
@@ -83,13 +93,21 @@ t.test('mailto addresses: 62 characters before the @ (RFC 5321: 64), any case, n
   ]) {
     t.equal(verifyUnsubscribeMailto(rt, forged!), null, why!);
   }
-  t.equal(verifyUnsubscribeMailto(withConfig(rt, { masterKey: Buffer.alloc(32, 7) }), local!), null, 'another master key');
+  t.equal(
+    verifyUnsubscribeMailto(withConfig(rt, { masterKey: Buffer.alloc(32, 7) }), local!),
+    null,
+    'another master key',
+  );
 });
 
 t.test('GET asks, POST (one-click) unsubscribes once: entry, journal, event', async (t) => {
   const { spaceId, apiKey } = await svc.space();
   const messageId = rt.ids.next('message');
-  await rt.redis.hset(spaceKeys(spaceId).message(messageId), { inbox_id: 'inb_01m83pph0000000000aa', thread_id: 'thr_01m83pph0000000000aa', metadata: '{"crm":42}' });
+  await rt.redis.hset(spaceKeys(spaceId).message(messageId), {
+    inbox_id: 'inb_01m83pph0000000000aa',
+    thread_id: 'thr_01m83pph0000000000aa',
+    metadata: '{"crm":42}',
+  });
   const { url } = unsubscribeLink(rt, spaceId, messageId, 'marie@exemple.fr', false);
 
   const page = await get(url);
@@ -100,7 +118,10 @@ t.test('GET asks, POST (one-click) unsubscribes once: entry, journal, event', as
   t.match(html, '<html lang="fr">');
   t.match(html, 'Ne plus recevoir de messages de cet expéditeur');
   t.match(html, 'm***@exemple.fr', 'the address masked');
-  t.match(html, /<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner<\/button><\/form>/);
+  t.match(
+    html,
+    /<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner<\/button><\/form>/,
+  );
   t.notMatch(html, '<script');
   t.same(await suppressions(spaceId), {}, 'GET writes nothing');
 
@@ -109,27 +130,48 @@ t.test('GET asks, POST (one-click) unsubscribes once: entry, journal, event', as
   t.match(await done.text(), /Vous êtes désabonné\(e\)[\s\S]*m\*\*\*@exemple\.fr/);
 
   const entry = JSON.parse((await suppressions(spaceId))['marie@exemple.fr']!);
-  t.match(entry, { id: /^sup_[0-9a-z]{20}$/, value: 'marie@exemple.fr', kind: 'address', reason: 'unsubscribe', scope: 'space', source: messageId, created_at: iso(clock.now()) });
+  t.match(entry, {
+    id: /^sup_[0-9a-z]{20}$/,
+    value: 'marie@exemple.fr',
+    kind: 'address',
+    reason: 'unsubscribe',
+    scope: 'space',
+    source: messageId,
+    created_at: iso(clock.now()),
+  });
   t.same(await rt.redis.zrangebylex(spaceKeys(spaceId).suppressionIndex, '-', '+'), [`${entry.id} marie@exemple.fr`]);
 
   const [event] = await events(spaceId);
   t.match(event, {
     type: 'mail.contact.unsubscribed',
     account: { space_id: spaceId },
-    subject: { person: { email: 'marie@exemple.fr', name: null }, refs: { message_id: messageId, inbox_id: 'inb_01m83pph0000000000aa', thread_id: 'thr_01m83pph0000000000aa' } },
+    subject: {
+      person: { email: 'marie@exemple.fr', name: null },
+      refs: { message_id: messageId, inbox_id: 'inb_01m83pph0000000000aa', thread_id: 'thr_01m83pph0000000000aa' },
+    },
     data: { address: 'marie@exemple.fr', reason: 'unsubscribe', metadata: { crm: 42 } },
   });
   const journal = await svc.call(apiKey, 'list_events', { contact: 'marie@exemple.fr' });
   t.equal(journal.status, 200, JSON.stringify(journal.body));
-  t.match(journal.body.events, [{ kind: 'contact.unsubscribed', text: 'Désabonnement de « marie@exemple.fr »', actor: { kind: 'service' } }]);
+  t.match(journal.body.events, [
+    { kind: 'contact.unsubscribed', text: 'Désabonnement de « marie@exemple.fr »', actor: { kind: 'service' } },
+  ]);
 
   clock.advance(60_000);
   t.equal((await oneClick(url)).status, 200, 'again: still fine for the person');
   t.equal((await events(spaceId)).length, 1, 'no second event');
   t.equal(JSON.parse((await suppressions(spaceId))['marie@exemple.fr']!).id, entry.id, 'the first entry stays');
-  t.equal((await svc.call(apiKey, 'list_events', { contact: 'marie@exemple.fr' })).body.events.length, 1, 'no second journal line');
+  t.equal(
+    (await svc.call(apiKey, 'list_events', { contact: 'marie@exemple.fr' })).body.events.length,
+    1,
+    'no second journal line',
+  );
 
-  const button = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const button = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
   t.equal(button.status, 200, "the page's button takes the same path");
 });
 
@@ -166,8 +208,16 @@ t.test('keys: one per purpose; the embedded master key file', async (t) => {
   t.equal(deriveKey(master, 'unsubscribe').length, 32);
   t.not(deriveKey(master, 'unsubscribe').toString('hex'), deriveKey(master, 'autre').toString('hex'));
   t.not(deriveKey(master, 'unsubscribe').toString('hex'), master.toString('hex'));
-  t.equal(deriveKey(master, 'unsubscribe'), deriveKey(master, 'unsubscribe'), 'derived once per master key and purpose');
-  t.not(deriveKey(Buffer.alloc(32, 2), 'unsubscribe').toString('hex'), deriveKey(master, 'unsubscribe').toString('hex'), 'another master key, another key');
+  t.equal(
+    deriveKey(master, 'unsubscribe'),
+    deriveKey(master, 'unsubscribe'),
+    'derived once per master key and purpose',
+  );
+  t.not(
+    deriveKey(Buffer.alloc(32, 2), 'unsubscribe').toString('hex'),
+    deriveKey(master, 'unsubscribe').toString('hex'),
+    'another master key, another key',
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'mbx-key-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { QueueEvents } from 'bullmq';
 import { recheckDomain } from '../../actors/domain.js';
 import { MailboxError } from '../../src/errors.js';
 import { globalKeys, QUEUE_PREFIX, spaceKeys } from '../../src/redis/keys.js';
-import { blockingConnection, domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
+import { workerConnection, domainQueue, recheckSchedulerId } from '../../src/redis/queues.js';
 import { startDomainWorker } from '../../src/workers/domains.js';
 import { iso } from '../../src/clock.js';
 import { addDomain, MASTER_KEY, verifiedDomain, type TestDomain } from '../helpers/domains.js';
@@ -22,9 +22,9 @@ const DAY = 24 * 3600 * 1000;
 
 const record = (domain: TestDomain, label: string) => domain.records.find((r) => r.label.startsWith(label))!;
 const states = (body: { records: { role: string; state: string }[] }) => body.records.map((r) => r.state);
-const events = async (spaceId: string) =>
-  streamEnvelopes(svc.rt, spaceId);
-const scheduler = (spaceId: string, domainId: string) => domainQueue(svc.rt).getJobScheduler(recheckSchedulerId(spaceId, domainId));
+const events = async (spaceId: string) => streamEnvelopes(svc.rt, spaceId);
+const scheduler = (spaceId: string, domainId: string) =>
+  domainQueue(svc.rt).getJobScheduler(recheckSchedulerId(spaceId, domainId));
 
 t.test('pending -> verified as the records appear; found, absent, different with the value seen', async (t) => {
   const { apiKey, spaceId } = await svc.space();
@@ -78,12 +78,23 @@ t.test('pending -> verified as the records appear; found, absent, different with
   t.equal(dmarc!.required, false);
 
   const [event] = await events(spaceId);
-  t.match(event, { type: 'mail.domain.verified', occurred_at: iso(clock.now()), subject: { refs: { domain_id: domain.id } }, data: { domain: domain.domain, domain_id: domain.id, restored: false } });
+  t.match(event, {
+    type: 'mail.domain.verified',
+    occurred_at: iso(clock.now()),
+    subject: { refs: { domain_id: domain.id } },
+    data: { domain: domain.domain, domain_id: domain.id, restored: false },
+  });
   t.notOk('reason' in event!.data);
   const journal = await svc.call(apiKey, 'list_events', { domain: domain.domain });
-  t.same(journal.body.events.map((e: { kind: string }) => e.kind), ['domain.verified', 'domain.checked', 'domain.checked', 'domain.added']);
+  t.same(
+    journal.body.events.map((e: { kind: string }) => e.kind),
+    ['domain.verified', 'domain.checked', 'domain.checked', 'domain.added'],
+  );
   t.equal(journal.body.events[0].text, `Validation du domaine « ${domain.domain} »`);
-  t.equal(journal.body.events[1].text, `Vérification DNS du domaine « ${domain.domain} » : 2 enregistrements requis sur 5 en place`);
+  t.equal(
+    journal.body.events[1].text,
+    `Vérification DNS du domaine « ${domain.domain} » : 2 enregistrements requis sur 5 en place`,
+  );
 
   const scheduled = await scheduler(spaceId, domain.id);
   t.equal(scheduled?.every, DAY, 'rechecked daily once verified');
@@ -98,27 +109,48 @@ t.test('pending -> verified as the records appear; found, absent, different with
 t.test('a verified domain: inboxes on it; a record gone -> suspended on recheck; restored -> verified', async (t) => {
   const { apiKey, spaceId } = await svc.space();
   const domain = await verifiedDomain(svc, apiKey);
-  const box = await svc.call(apiKey, 'create_inbox', { username: 'ventes', domain: domain.domain, display_name: 'Ventes' });
+  const box = await svc.call(apiKey, 'create_inbox', {
+    username: 'ventes',
+    domain: domain.domain,
+    display_name: 'Ventes',
+  });
   t.equal(box.status, 200);
   t.equal(box.body.shared, false);
 
-  t.same(await recheckDomain(svc.rt, spaceId, domain.id).then((d) => d?.status), 'verified', 'a recheck with everything in place changes nothing');
+  t.same(
+    await recheckDomain(svc.rt, spaceId, domain.id).then((d) => d?.status),
+    'verified',
+    'a recheck with everything in place changes nothing',
+  );
   const dkim2 = record(domain, 'Clé DKIM 2');
   svc.dns.remove(dkim2.name);
   clock.advance(DAY);
   const suspended = await recheckDomain(svc.rt, spaceId, domain.id);
   t.equal(suspended?.status, 'suspended');
-  t.equal(suspended?.status_reason, 'enregistrements requis absents ou différents : Clé DKIM 2 (mbx2)');
+  t.equal(suspended?.status_reason, 'records_missing', 'a reason code in Redis');
+  const reason = 'enregistrements requis absents ou différents : Clé DKIM 2 (mbx2)';
   t.equal(suspended?.last_checked_at, iso(clock.now()));
   const view = (await svc.call(apiKey, 'list_domains', {})).body.domains[0];
   t.equal(view.status, 'suspended');
+  t.equal(view.status_reason, reason, 'the French of its code, with the records missing');
   t.equal(view.records[2].state, 'absent');
   t.equal((await scheduler(spaceId, domain.id))?.every, 3600 * 1000, 'rechecked hourly while suspended');
-  t.equal(await svc.rt.redis.hget(spaceKeys(spaceId).domain(domain.domain), 'status'), 'suspended', 'where the send path reads it');
+  t.equal(
+    await svc.rt.redis.hget(spaceKeys(spaceId).domain(domain.domain), 'status'),
+    'suspended',
+    'where the send path reads it',
+  );
 
   let [, suspendedEvent] = await events(spaceId);
-  t.match(suspendedEvent, { type: 'mail.domain.suspended', data: { domain: domain.domain, reason: suspended?.status_reason, missing: ['Clé DKIM 2 (mbx2)'] } });
-  const refused = await svc.call(apiKey, 'create_inbox', { username: 'achats', domain: domain.domain, display_name: 'Achats' });
+  t.match(suspendedEvent, {
+    type: 'mail.domain.suspended',
+    data: { domain: domain.domain, reason, missing: ['Clé DKIM 2 (mbx2)'] },
+  });
+  const refused = await svc.call(apiKey, 'create_inbox', {
+    username: 'achats',
+    domain: domain.domain,
+    display_name: 'Achats',
+  });
   t.equal(refused.status, 409);
   t.equal(refused.body.error.code, 'domain_suspended');
   const byDefault = await svc.call(apiKey, 'create_inbox', { username: `x-${Date.now()}`, display_name: 'X' });
@@ -141,12 +173,19 @@ t.test('a verified domain: inboxes on it; a record gone -> suspended on recheck;
   t.equal(suspendedEvent!.type, 'mail.domain.suspended');
   t.equal((await scheduler(spaceId, domain.id))?.every, DAY, 'daily again');
   const journal = await svc.call(apiKey, 'list_events', { domain: domain.domain });
-  t.same(journal.body.events.slice(0, 2).map((e: { text: string }) => e.text), [
-    `Rétablissement du domaine « ${domain.domain} »`,
-    `Suspension du domaine « ${domain.domain} » : enregistrements requis absents ou différents : Clé DKIM 2 (mbx2)`,
-  ]);
+  t.same(
+    journal.body.events.slice(0, 2).map((e: { text: string }) => e.text),
+    [
+      `Rétablissement du domaine « ${domain.domain} »`,
+      `Suspension du domaine « ${domain.domain} » : enregistrements requis absents ou différents : Clé DKIM 2 (mbx2)`,
+    ],
+  );
   t.equal(journal.body.events[0].actor.kind, 'service', 'the recheck is the service');
-  t.equal((await svc.call(apiKey, 'create_inbox', { username: 'achats', domain: domain.domain, display_name: 'Achats' })).status, 200);
+  t.equal(
+    (await svc.call(apiKey, 'create_inbox', { username: 'achats', domain: domain.domain, display_name: 'Achats' }))
+      .status,
+    200,
+  );
 
   // verify_domain restores too, without waiting for the hourly recheck.
   svc.dns.remove(domain.domain, 'MX');
@@ -169,11 +208,18 @@ t.test('dns_unavailable: nothing checked, nothing changed', async (t) => {
     t.equal(res.body.error.code, 'dns_unavailable');
     t.same(res.body.error.hint, { retry_after_seconds: 60 });
     t.equal(res.headers.get('retry-after'), '60');
-    await t.rejects(recheckDomain(svc.rt, spaceId, domain.id), new MailboxError('dns_unavailable', { retry_after_seconds: 60 }));
+    await t.rejects(
+      recheckDomain(svc.rt, spaceId, domain.id),
+      new MailboxError('dns_unavailable', { retry_after_seconds: 60 }),
+    );
   } finally {
     svc.dns.servfail = false;
   }
-  t.same(await svc.rt.redis.hgetall(spaceKeys(spaceId).domain(domain.domain)), before, 'state unchanged: still verified');
+  t.same(
+    await svc.rt.redis.hgetall(spaceKeys(spaceId).domain(domain.domain)),
+    before,
+    'state unchanged: still verified',
+  );
   t.equal((await events(spaceId)).length, eventsBefore);
   const unreachable = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, DNS_SERVERS: '127.0.0.1:9' } });
   const other = await unreachable.space();
@@ -191,7 +237,11 @@ t.test('the first space to publish its proof wins: domain_taken for the other', 
   svc.dns.publish(b.records.filter((r) => r.role === 'ownership'));
   const won = await svc.call(second.apiKey, 'verify_domain', { domain: b.domain });
   t.equal(won.body.status, 'pending', 'proof alone does not verify...');
-  t.equal(JSON.parse((await svc.rt.redis.get(globalKeys.domain(b.domain)))!).space_id, second.spaceId, '...but claims the domain');
+  t.equal(
+    JSON.parse((await svc.rt.redis.get(globalKeys.domain(b.domain)))!).space_id,
+    second.spaceId,
+    '...but claims the domain',
+  );
 
   svc.dns.publish(a.records);
   const lost = await svc.call(first.apiKey, 'verify_domain', { domain: a.domain });
@@ -199,7 +249,11 @@ t.test('the first space to publish its proof wins: domain_taken for the other', 
   t.equal(lost.body.error.code, 'domain_taken');
   const stillPending = (await svc.call(first.apiKey, 'list_domains', {})).body.domains[0];
   t.equal(stillPending.last_checked_at, null, 'nothing recorded for the loser');
-  t.equal((await svc.call(first.apiKey, 'create_inbox', { username: 'x', domain: a.domain, display_name: 'X' })).body.error.code, 'domain_not_verified');
+  t.equal(
+    (await svc.call(first.apiKey, 'create_inbox', { username: 'x', domain: a.domain, display_name: 'X' })).body.error
+      .code,
+    'domain_not_verified',
+  );
 
   svc.dns.publish(b.records.filter((r) => r.role !== 'ownership'));
   t.equal((await svc.call(second.apiKey, 'verify_domain', { domain: b.domain })).body.status, 'verified');
@@ -217,7 +271,7 @@ t.test('a removed domain is forgotten by its recheck; the worker runs recheck jo
 
   const domain = await verifiedDomain(svc, apiKey);
   const worker = startDomainWorker(svc.rt);
-  const connection = blockingConnection(svc.rt.redis);
+  const connection = workerConnection(svc.rt.redis);
   const queueEvents = new QueueEvents('domains', { connection, prefix: QUEUE_PREFIX.domains });
   t.teardown(async () => {
     await queueEvents.close();

@@ -22,7 +22,10 @@ const svc = await startService({
 });
 
 async function inbox(apiKey: string): Promise<string> {
-  const res = await svc.call(apiKey, 'create_inbox', { username: `boite-${randomBytes(3).toString('hex')}`, display_name: 'Boîte' });
+  const res = await svc.call(apiKey, 'create_inbox', {
+    username: `boite-${randomBytes(3).toString('hex')}`,
+    display_name: 'Boîte',
+  });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body.id;
 }
@@ -48,9 +51,15 @@ t.test('in emission order, by pages; next_cursor always a string, identical when
   const box = await inbox(apiKey);
   for (let i = 1; i <= 5; i++) await emit(spaceId, box, `raison ${i}`);
   const first = await feed(apiKey, { after: empty.body.next_cursor, limit: 2 });
-  t.same(first.body.events.map((e: any) => e.data.reason), ['raison 1', 'raison 2']);
+  t.same(
+    first.body.events.map((e: any) => e.data.reason),
+    ['raison 1', 'raison 2'],
+  );
   const rest = await feed(apiKey, { after: first.body.next_cursor, limit: 500 });
-  t.same(rest.body.events.map((e: any) => e.data.reason), ['raison 3', 'raison 4', 'raison 5']);
+  t.same(
+    rest.body.events.map((e: any) => e.data.reason),
+    ['raison 3', 'raison 4', 'raison 5'],
+  );
   const none = await feed(apiKey, { after: rest.body.next_cursor });
   t.same(none.body.events, []);
   t.equal(none.body.next_cursor, rest.body.next_cursor, 'unchanged at the end');
@@ -88,7 +97,11 @@ t.test('cursor rules: another space, forged, malformed; limit bounds', async (t)
   }
   const settings = await svc.call(apiKey, 'get_settings');
   const forged = encodeCursor(`${settings.body.space.id}|event_feed`, '../../etc');
-  t.equal((await feed(apiKey, { after: forged })).body.error.hint.parameter, 'after', 'a well-scoped cursor with no stream position');
+  t.equal(
+    (await feed(apiKey, { after: forged })).body.error.hint.parameter,
+    'after',
+    'a well-scoped cursor with no stream position',
+  );
   for (const limit of [0, 501, 1.5]) t.equal((await feed(apiKey, { limit })).body.error.hint.parameter, 'limit');
   t.equal((await feed(apiKey, { since: 'x' })).body.error.hint.parameter, 'since');
 });
@@ -107,20 +120,37 @@ t.test('a key restricted to inboxes sees their events only; its cursor moves pas
   await emit(spaceId, b, 'b3');
   await emit(spaceId, a, 'a2');
   const seen = await feed(reader.apiKey, { after: hidden.body.next_cursor, limit: 1 });
-  t.same(seen.body.events.map((e: any) => e.data.reason), ['a1']);
+  t.same(
+    seen.body.events.map((e: any) => e.data.reason),
+    ['a1'],
+  );
   const next = await feed(reader.apiKey, { after: seen.body.next_cursor });
-  t.same(next.body.events.map((e: any) => e.data.reason), ['a2'], 'b3 skipped');
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['b1', 'b2', 'a1', 'b3', 'a2'], 'the whole space for an unrestricted key');
+  t.same(
+    next.body.events.map((e: any) => e.data.reason),
+    ['a2'],
+    'b3 skipped',
+  );
+  t.same(
+    (await feed(apiKey)).body.events.map((e: any) => e.data.reason),
+    ['b1', 'b2', 'a1', 'b3', 'a2'],
+    'the whole space for an unrestricted key',
+  );
 });
 
 t.test('webhook.test goes to the webhook only, not to the feed', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
   const declared = await svc.call(apiKey, 'set_webhook', { url: 'https://127.0.0.1:9/crochet' });
   t.equal(declared.status, 200, JSON.stringify(declared.body.error ?? 'déclaré'));
-  t.match((await streamEnvelopes(svc.rt, spaceId)).map((e) => e.type), ['webhook.test']);
+  t.match(
+    (await streamEnvelopes(svc.rt, spaceId)).map((e) => e.type),
+    ['webhook.test'],
+  );
   t.same((await feed(apiKey)).body.events, []);
   await emit(spaceId, await inbox(apiKey));
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.type), ['mail.inbox.suspended']);
+  t.same(
+    (await feed(apiKey)).body.events.map((e: any) => e.type),
+    ['mail.inbox.suspended'],
+  );
 });
 
 t.test('kept by age: 30 days on the injected clock, whatever their number', async (t) => {
@@ -130,12 +160,24 @@ t.test('kept by age: 30 days on the injected clock, whatever their number', asyn
   for (let i = 0; i < 3; i++) await emit(spaceId, box, 'ancien');
   clock.advance(29 * 86400_000);
   await emit(spaceId, box, 'récent');
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['ancien', 'ancien', 'ancien', 'récent'], '29 days: all kept');
+  t.same(
+    (await feed(apiKey)).body.events.map((e: any) => e.data.reason),
+    ['ancien', 'ancien', 'ancien', 'récent'],
+    '29 days: all kept',
+  );
   clock.set(Date.parse('2026-11-23T08:00:00.000Z') + 30 * 86400_000 + 1);
   await emit(spaceId, box, 'neuf');
-  t.same((await feed(apiKey)).body.events.map((e: any) => e.data.reason), ['récent', 'neuf'], 'older than 30 days: trimmed');
+  t.same(
+    (await feed(apiKey)).body.events.map((e: any) => e.data.reason),
+    ['récent', 'neuf'],
+    'older than 30 days: trimmed',
+  );
   const [firstId] = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+', 'COUNT', 1))[0]!;
-  t.equal(firstId.split('-')[0], String(Date.parse('2026-11-23T08:00:00.000Z') + 29 * 86400_000), 'stream ids follow the injected clock');
+  t.equal(
+    firstId.split('-')[0],
+    String(Date.parse('2026-11-23T08:00:00.000Z') + 29 * 86400_000),
+    'stream ids follow the injected clock',
+  );
   clock.set('2026-11-23T08:00:00.000Z');
 });
 
@@ -149,37 +191,12 @@ t.test('ids stay increasing when the clock goes back (another front end behind)'
   const ids = (await svc.rt.redis.xrange(spaceKeys(spaceId).events, '-', '+')).map(([id]) => id);
   t.same(ids, [`${Date.parse('2026-11-25T08:00:00.000Z')}-0`, `${Date.parse('2026-11-25T08:00:00.000Z')}-1`]);
   const events = (await feed(apiKey)).body.events;
-  t.same(events.map((e: any) => e.data.reason), ['devant', 'derrière']);
+  t.same(
+    events.map((e: any) => e.data.reason),
+    ['devant', 'derrière'],
+  );
   t.equal(events[1].occurred_at, '2026-11-25T07:59:00.000Z', "the event filed under another ms keeps its id's time");
   clock.set('2026-11-23T08:00:00.000Z');
-});
-
-t.test('an entry stored as envelope JSON (before the positional fields) reads as it was written', async (t) => {
-  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  const envelope = {
-    id: 'evt_01m7ye55ww542679e334', type: 'mail.inbox.suspended', occurred_at: '2026-11-23T08:00:00.000Z', account: { space_id: spaceId },
-    subject: { person: null, refs: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9' } }, data: { inbox_id: 'inb_01m7ye4zq1f0b3c5d7e9', address: 'ventes@exemple.fr', reason: 'r' }, v: 1,
-  };
-  await svc.rt.redis.xadd(spaceKeys(spaceId).events, `${Date.parse(envelope.occurred_at)}-*`, 'e', JSON.stringify(envelope));
-  await emit(spaceId, await inbox(apiKey), 'après');
-  const events = (await feed(apiKey)).body.events;
-  t.same(events[0], envelope);
-  t.equal(events[1].data.reason, 'après', 'followed by an entry as written now');
-});
-
-t.test('entries stored as five fields (before the one packed field) read as they were written', async (t) => {
-  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  await emit(spaceId, await inbox(apiKey), 'cinq champs');
-  const written = (await feed(apiKey)).body.events;
-  const key = spaceKeys(spaceId).events;
-  const entries = await svc.rt.redis.xrange(key, '-', '+');
-  await svc.rt.redis.del(key);
-  for (const [id, [name, packed]] of entries) {
-    t.equal(name, 'p', 'one field, the packed event');
-    const [stored, code, message, subject, data] = packed!.split('\n');
-    await svc.rt.redis.xadd(key, id, 'i', stored!, 't', code!, 'm', message!, 's', subject!, 'd', data!);
-  }
-  t.same((await feed(apiKey)).body.events, written);
 });
 
 t.test('a reader following next_cursor sees 1000 concurrently emitted events exactly once, in order', async (t) => {
@@ -216,37 +233,148 @@ t.test('a reader following next_cursor sees 1000 concurrently emitted events exa
 t.test('a page stops before 4 MB of envelopes, where exact sizes stop it: no event lost, none twice', async (t) => {
   const s = await sender(svc);
   const from = recipient('gros');
-  // About 400 KB of JSON an event (its text and its reply_text, 200 KB each): about ten a page.
-  for (let i = 0; i < 25; i++) {
-    await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, {
-      from, from_name: '', reply_to: '', subject: `Gros ${i}`, text: `${i} ${'x'.repeat(200_000)}`, html: '', message_id_header: '', in_reply_to: '',
-      references: [], automatic: false, auth_results: {}, attachments: [], source: null,
-    });
+  // Texts of 200 KB, and their reply_text as much again: each event cut to its 256 KB, about sixteen a page.
+  const count = 40;
+  for (let i = 0; i < count; i++) {
+    await receiveInbound(
+      svc.rt,
+      s.spaceId,
+      { id: s.inboxId, address: s.address },
+      {
+        from,
+        from_name: '',
+        reply_to: '',
+        subject: `Gros ${i}`,
+        text: `${i} ${'x'.repeat(200_000)}`,
+        html: '',
+        message_id_header: '',
+        in_reply_to: '',
+        references: [],
+        automatic: false,
+        auth_results: {},
+        attachments: [],
+        source: null,
+      },
+    );
   }
-  const pages: { message_id: string; size: number }[][] = [];
+  const pages: { type: string; message_id: string; size: number }[][] = [];
   let cursor: string | undefined;
   for (;;) {
     const res = await feed(s.apiKey, { limit: 100, ...(cursor ? { after: cursor } : {}) });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    const received = res.body.events.filter((e: { type: string }) => e.type === 'mail.message.received');
-    if (!received.length) break;
-    pages.push(received.map((e: { data: { message_id: string } }) => ({ message_id: e.data.message_id, size: JSON.stringify(e).length })));
+    if (!res.body.events.length) break;
+    pages.push(
+      res.body.events.map((e: { type: string; data: { message_id: string } }) => ({
+        type: e.type,
+        message_id: e.data.message_id,
+        size: Buffer.byteLength(JSON.stringify(e)),
+      })),
+    );
     cursor = res.body.next_cursor;
   }
+  const received = pages.flat().filter((e) => e.type === 'mail.message.received');
   t.ok(pages.length >= 3, `${pages.length} pages`);
-  t.equal(new Set(pages.flat().map((e) => e.message_id)).size, 25, 'every event once');
+  t.equal(new Set(received.map((e) => e.message_id)).size, count, 'every event once');
+  t.ok(
+    received.every((e) => e.size <= 256 * 1024),
+    'each event within 256 KB',
+  );
   const total = (page: { size: number }[]) => page.reduce((sum, e) => sum + e.size, 0);
   for (const [i, page] of pages.entries()) {
     t.ok(total(page) <= 4 * 1024 * 1024, `page ${i} within 4 MB`);
-    if (i < pages.length - 1) t.ok(total(page) + pages[i + 1]![0]!.size > 4 * 1024 * 1024, `page ${i} as full as exact sizes allow`);
+    if (i < pages.length - 1)
+      t.ok(total(page) + pages[i + 1]![0]!.size > 4 * 1024 * 1024, `page ${i} as full as exact sizes allow`);
   }
 });
 
+t.test(
+  'a message event weighs at most 256 KB as JSON: its texts cut to fit, reply_text keeping half, no character split',
+  async (t) => {
+    const s = await sender(svc);
+    const receive = (text: string) =>
+      receiveInbound(
+        svc.rt,
+        s.spaceId,
+        { id: s.inboxId, address: s.address },
+        {
+          from: recipient('long'),
+          from_name: 'Long',
+          reply_to: '',
+          subject: 'Très long',
+          text,
+          html: '',
+          message_id_header: '',
+          in_reply_to: '',
+          references: [],
+          automatic: false,
+          auth_results: {},
+          attachments: [],
+          source: null,
+        },
+      );
+    // Escapes (quotes, line ends, controls) and characters of 2, 3 and 4 bytes: JSON longer than the text.
+    const hostile = 'Ligne « é » "citée" \\ \u0001 — 😀\n'.repeat(40_000);
+    const quoted = `Réponse nouvelle.\n\nLe lun. 23 nov. 2026 à 09:00, Alice a écrit :\n${'> ancien texte "cité"\n'.repeat(40_000)}`;
+    const emoji = '😀'.repeat(300_000);
+    for (const text of [hostile, quoted, emoji]) await receive(text);
+    const sent = await svc.call(s.apiKey, 'send_email', {
+      inbox_id: s.inboxId,
+      to: recipient(),
+      subject: 'Long',
+      text: hostile.slice(0, 500_000),
+    });
+    t.equal(sent.status, 200, JSON.stringify(sent.body).slice(0, 300));
+    const events = (await streamEnvelopes(svc.rt, s.spaceId)).filter((e) =>
+      ['mail.message.received', 'mail.message.queued'].includes(e.type),
+    );
+    t.equal(events.length, 4);
+    for (const [i, event] of events.entries()) {
+      const size = Buffer.byteLength(JSON.stringify(event));
+      t.ok(size <= 256 * 1024, `event ${i} (${event.type}): ${size} bytes`);
+      t.ok(size > 255 * 1024, `event ${i}: filled to its limit`);
+      const data = event.data as { text: string; reply_text?: string };
+      const source = i < 3 ? [hostile, quoted, emoji][i]! : hostile.slice(0, 500_000);
+      t.ok(data.text.length > 0 && source.startsWith(data.text), `event ${i}: text is the start of the message's`);
+      t.notMatch(data.text, /[\ud800-\udbff]$/, `event ${i}: no character cut in two`);
+      if (i < 3)
+        t.ok(
+          data.reply_text!.length > 0 && data.text.startsWith(data.reply_text!.slice(0, 100)),
+          `event ${i}: reply_text kept`,
+        );
+    }
+    t.equal(
+      (events[1]!.data as { reply_text: string }).reply_text,
+      'Réponse nouvelle.',
+      'a short reply_text whole, the text taking the rest',
+    );
+    const page = await feed(s.apiKey, { limit: 500 });
+    const largest = Math.max(...page.body.events.map((e: unknown) => Buffer.byteLength(JSON.stringify(e))));
+    t.ok(largest <= 256 * 1024, `event_feed gives the same bound (${largest} bytes)`);
+  },
+);
+
 t.test("jsonLengthBound is never below JSON.stringify's length; PageBytes counts as exact sizes would", async (t) => {
   const values: unknown[] = [
-    '', 'plain', '"quoted" \\ back', '\u0000\u0001\u001f control', 'é à ü', '😀 emoji', '\ud800 lone surrogate', '\u2028\u2029',
-    0, -1.2345678901234567e-308, 1e21, Number.MAX_SAFE_INTEGER, true, false, null,
-    [], [1, 'a', null, [undefined]], {}, { a: undefined, b: [{ c: '\n' }] }, { 'clé "é"': { deep: ['x'.repeat(1000)] } },
+    '',
+    'plain',
+    '"quoted" \\ back',
+    '\u0000\u0001\u001f control',
+    'é à ü',
+    '😀 emoji',
+    '\ud800 lone surrogate',
+    '\u2028\u2029',
+    0,
+    -1.2345678901234567e-308,
+    1e21,
+    Number.MAX_SAFE_INTEGER,
+    true,
+    false,
+    null,
+    [],
+    [1, 'a', null, [undefined]],
+    {},
+    { a: undefined, b: [{ c: '\n' }] },
+    { 'clé "é"': { deep: ['x'.repeat(1000)] } },
   ];
   // Named by position: some of these characters would break a line of the test's own output.
   for (const [i, value] of values.entries()) t.ok(jsonLengthBound(value) >= JSON.stringify(value).length, `value ${i}`);

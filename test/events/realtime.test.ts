@@ -15,10 +15,15 @@ import { openSocket, type SocketClient } from '../helpers/socket.js';
 
 const AUTH_TIMEOUT_MS = 300;
 const MAX_BUFFERED_BYTES = 64 * 1024;
-const svc = await startService({ env: { WS_AUTH_TIMEOUT_MS: String(AUTH_TIMEOUT_MS), WS_MAX_BUFFERED_BYTES: String(MAX_BUFFERED_BYTES) } });
+const svc = await startService({
+  env: { WS_AUTH_TIMEOUT_MS: String(AUTH_TIMEOUT_MS), WS_MAX_BUFFERED_BYTES: String(MAX_BUFFERED_BYTES) },
+});
 
 async function inbox(apiKey: string): Promise<string> {
-  const res = await svc.call(apiKey, 'create_inbox', { username: `boite-${randomBytes(3).toString('hex')}`, display_name: 'Boîte' });
+  const res = await svc.call(apiKey, 'create_inbox', {
+    username: `boite-${randomBytes(3).toString('hex')}`,
+    display_name: 'Boîte',
+  });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body.id;
 }
@@ -66,30 +71,45 @@ t.test('replays from the feed cursor, then pushes live; the same envelopes and c
   await emit(spaceId, box, 'direct 1');
   await emit(spaceId, box, 'direct 2');
   const live = await events(socket, 2);
-  t.same(live.map((m) => m.event.data.reason), ['direct 1', 'direct 2'], 'live, in emission order');
+  t.same(
+    live.map((m) => m.event.data.reason),
+    ['direct 1', 'direct 2'],
+    'live, in emission order',
+  );
 
   const fromFeed = await feed(apiKey, { after: start.body.next_cursor });
-  t.same([replayed, ...live].map((m) => m.event), fromFeed.body.events, 'the envelopes event_feed gives, ids included');
+  t.same(
+    [replayed, ...live].map((m) => m.event),
+    fromFeed.body.events,
+    'the envelopes event_feed gives, ids included',
+  );
   const after = await feed(apiKey, { after: live[0].next_cursor });
-  t.same(after.body.events.map((e: any) => e.data.reason), ['direct 2'], "each next_cursor resumes event_feed right after its event");
+  t.same(
+    after.body.events.map((e: any) => e.data.reason),
+    ['direct 2'],
+    'each next_cursor resumes event_feed right after its event',
+  );
   t.equal(after.body.next_cursor, live[1].next_cursor, 'and the last one is the feed cursor at the end');
 
   socket.send({ type: 'ping' });
   t.same(await socket.next(), { type: 'pong' });
 });
 
-t.test('without after: from the oldest kept event; an empty space answers ready with the feed start cursor', async (t) => {
-  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  const empty = await subscribed(apiKey);
-  const ready = await empty.next();
-  t.same(ready, { type: 'ready', next_cursor: (await feed(apiKey)).body.next_cursor });
-  const box = await inbox(apiKey);
-  await emit(spaceId, box, 'un');
-  t.equal((await events(empty, 1))[0].event.data.reason, 'un');
-  const late = await subscribed(apiKey);
-  t.equal((await events(late, 1))[0].event.data.reason, 'un', 'a second socket replays from the start');
-  t.equal((await late.next()).type, 'ready');
-});
+t.test(
+  'without after: from the oldest kept event; an empty space answers ready with the feed start cursor',
+  async (t) => {
+    const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+    const empty = await subscribed(apiKey);
+    const ready = await empty.next();
+    t.same(ready, { type: 'ready', next_cursor: (await feed(apiKey)).body.next_cursor });
+    const box = await inbox(apiKey);
+    await emit(spaceId, box, 'un');
+    t.equal((await events(empty, 1))[0].event.data.reason, 'un');
+    const late = await subscribed(apiKey);
+    t.equal((await events(late, 1))[0].event.data.reason, 'un', 'a second socket replays from the start');
+    t.equal((await late.next()).type, 'ready');
+  },
+);
 
 t.test('auth: a bearer on the upgrade or a first auth message; refusals close with 4401', async (t) => {
   const { apiKey } = await svc.space();
@@ -99,35 +119,56 @@ t.test('auth: a bearer on the upgrade or a first auth message; refusals close wi
   byMessage.send({ type: 'subscribe' });
   t.equal((await byMessage.next()).type, 'ready', 'auth then subscribe, sent at once, are handled in order');
   byMessage.send({ type: 'auth', api_key: apiKey });
-  t.match(await byMessage.next(), { type: 'error', code: 'invalid_argument' }, 'a second auth is refused, the socket stays');
+  t.match(
+    await byMessage.next(),
+    { type: 'error', code: 'invalid_argument' },
+    'a second auth is refused, the socket stays',
+  );
   byMessage.ws.terminate();
 
   for (const [what, open] of [
     ['a wrong bearer', () => openSocket(svc.url, `${apiKey}x`)],
     ['a bearer of no key', () => openSocket(svc.url, '')],
-    ['a wrong auth message', async () => {
-      const socket = await openSocket(svc.url);
-      socket.send({ type: 'auth', api_key: 'mbx_faux' });
-      return socket;
-    }],
-    ['an auth without key', async () => {
-      const socket = await openSocket(svc.url);
-      socket.send({ type: 'auth' });
-      return socket;
-    }],
-    ['a subscribe before auth', async () => {
-      const socket = await openSocket(svc.url);
-      socket.send({ type: 'subscribe' });
-      return socket;
-    }],
+    [
+      'a wrong auth message',
+      async () => {
+        const socket = await openSocket(svc.url);
+        socket.send({ type: 'auth', api_key: 'mbx_faux' });
+        return socket;
+      },
+    ],
+    [
+      'an auth without key',
+      async () => {
+        const socket = await openSocket(svc.url);
+        socket.send({ type: 'auth' });
+        return socket;
+      },
+    ],
+    [
+      'a subscribe before auth',
+      async () => {
+        const socket = await openSocket(svc.url);
+        socket.send({ type: 'subscribe' });
+        return socket;
+      },
+    ],
   ] as const) {
     const socket = await open();
-    t.match(await socket.next(), { type: 'error', code: 'unauthorized', message: /Accès refusé/ }, `${what}: error unauthorized`);
+    t.match(
+      await socket.next(),
+      { type: 'error', code: 'unauthorized', message: /Accès refusé/ },
+      `${what}: error unauthorized`,
+    );
     t.same(await socket.closed, { code: 4401, reason: 'unauthorized' }, `${what}: closed 4401`);
   }
 
   const silent = await openSocket(svc.url);
-  t.match(await silent.next(), { type: 'error', code: 'unauthorized', message: /aucun message auth/ }, 'no auth in time');
+  t.match(
+    await silent.next(),
+    { type: 'error', code: 'unauthorized', message: /aucun message auth/ },
+    'no auth in time',
+  );
   t.equal((await silent.closed).code, 4401);
   const pinging = await openSocket(svc.url);
   pinging.send({ type: 'ping' });
@@ -149,7 +190,12 @@ t.test("subscribe's refusals answer an error and leave the socket open", async (
     ['no type', [1, 2], 'invalid_argument', { parameter: 'type' }],
     ["another space's cursor", { type: 'subscribe', after: foreign }, 'invalid_argument', { parameter: 'after' }],
     ['a forged cursor', { type: 'subscribe', after: 'pas-un-curseur' }, 'invalid_argument', { parameter: 'after' }],
-    ['a cursor with no stream position', { type: 'subscribe', after: encodeCursor(`${other.spaceId}|event_feed`, 'x') }, 'invalid_argument', { parameter: 'after' }],
+    [
+      'a cursor with no stream position',
+      { type: 'subscribe', after: encodeCursor(`${other.spaceId}|event_feed`, 'x') },
+      'invalid_argument',
+      { parameter: 'after' },
+    ],
     ['a cursor that is no string', { type: 'subscribe', after: 12 }, 'invalid_argument', { parameter: 'after' }],
   ] as const) {
     socket.send(message);
@@ -191,34 +237,37 @@ t.test("a revoked key's sockets close with 4001, others stay", async (t) => {
   t.equal((await events(kept, 1))[0].event.data.reason, 'encore là', "the space's other key keeps its socket");
 });
 
-t.test('a client that stops reading is closed with 4000 past the buffer limit, and resumes losing nothing', async (t) => {
-  const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  const box = await inbox(apiKey);
-  const socket = await subscribed(apiKey);
-  t.equal((await socket.next()).type, 'ready');
-  socket.ws.pause();
-  // Kernel buffers take megabytes on loopback before the server holds anything: big events fill them.
-  const bulky = 'x'.repeat(64 * 1024);
-  const emitted = 160;
-  for (let i = 0; i < emitted; i++) await emit(spaceId, box, `${i} ${bulky}`);
-  socket.ws.resume();
-  const received: any[] = [];
-  for (;;) {
-    const message = await socket.next().catch(() => null);
-    if (!message) break;
-    received.push(message);
-  }
-  t.same(await socket.closed, { code: 4000, reason: 'resume from your cursor' });
-  t.ok(received.length < emitted, `closed after ${received.length} of ${emitted} events`);
-  const resumed = await subscribed(apiKey, received.at(-1).next_cursor);
-  const rest = await events(resumed, emitted - received.length);
-  t.equal((await resumed.next()).type, 'ready');
-  t.same(
-    [...received, ...rest].map((m) => Number(m.event.data.reason.split(' ')[0])),
-    Array.from({ length: emitted }, (_, i) => i),
-    'every event exactly once, in order',
-  );
-});
+t.test(
+  'a client that stops reading is closed with 4000 past the buffer limit, and resumes losing nothing',
+  async (t) => {
+    const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
+    const box = await inbox(apiKey);
+    const socket = await subscribed(apiKey);
+    t.equal((await socket.next()).type, 'ready');
+    socket.ws.pause();
+    // Kernel buffers take megabytes on loopback before the server holds anything: big events fill them.
+    const bulky = 'x'.repeat(64 * 1024);
+    const emitted = 160;
+    for (let i = 0; i < emitted; i++) await emit(spaceId, box, `${i} ${bulky}`);
+    socket.ws.resume();
+    const received: any[] = [];
+    for (;;) {
+      const message = await socket.next().catch(() => null);
+      if (!message) break;
+      received.push(message);
+    }
+    t.same(await socket.closed, { code: 4000, reason: 'resume from your cursor' });
+    t.ok(received.length < emitted, `closed after ${received.length} of ${emitted} events`);
+    const resumed = await subscribed(apiKey, received.at(-1).next_cursor);
+    const rest = await events(resumed, emitted - received.length);
+    t.equal((await resumed.next()).type, 'ready');
+    t.same(
+      [...received, ...rest].map((m) => Number(m.event.data.reason.split(' ')[0])),
+      Array.from({ length: emitted }, (_, i) => i),
+      'every event exactly once, in order',
+    );
+  },
+);
 
 t.test('a replay goes at the pace of a client that stops reading: it waits, never closes', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
@@ -234,7 +283,11 @@ t.test('a replay goes at the pace of a client that stops reading: it waits, neve
   await new Promise((resolve) => setTimeout(resolve, 500));
   socket.ws.resume();
   const replayed = await events(socket, backlog);
-  t.same(replayed.map((m) => Number(m.event.data.reason.split(' ')[0])), Array.from({ length: backlog }, (_, i) => i), 'every event, in order');
+  t.same(
+    replayed.map((m) => Number(m.event.data.reason.split(' ')[0])),
+    Array.from({ length: backlog }, (_, i) => i),
+    'every event, in order',
+  );
   t.equal((await socket.next()).type, 'ready', 'then ready, on the same socket');
 });
 
@@ -250,10 +303,18 @@ t.test('a key restricted to inboxes gets their events only; its cursor moves pas
   t.equal(first.event.data.reason, 'a1');
   const ready = await socket.next();
   t.equal(ready.type, 'ready');
-  t.same((await feed(reader.apiKey, { after: ready.next_cursor })).body.events, [], 'ready is past b2, which it does not see');
+  t.same(
+    (await feed(reader.apiKey, { after: ready.next_cursor })).body.events,
+    [],
+    'ready is past b2, which it does not see',
+  );
   await emit(spaceId, b, 'b3');
   await emit(spaceId, a, 'a2');
-  t.same((await events(socket, 1)).map((m) => m.event.data.reason), ['a2'], 'b3 not pushed');
+  t.same(
+    (await events(socket, 1)).map((m) => m.event.data.reason),
+    ['a2'],
+    'b3 not pushed',
+  );
   const other = await svc.space();
   t.match(
     await (async () => {
@@ -267,8 +328,9 @@ t.test('a key restricted to inboxes gets their events only; its cursor moves pas
   );
 });
 
-t.test("one blocking reader per space in a front end, whatever its sockets; none once they are gone", async (t) => {
-  const gauge = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await fetch(`${svc.url}/metrics`)).text())![1]);
+t.test('one blocking reader per space in a front end, whatever its sockets; none once they are gone', async (t) => {
+  const gauge = async (name: string) =>
+    Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await fetch(`${svc.url}/metrics`)).text())![1]);
   /** The server learns of a client's close a moment after the client: polled, bounded. */
   const settled = async (name: string, expected: number) => {
     for (let i = 0; i < 100 && (await gauge(name)) !== expected; i++) await new Promise((r) => setTimeout(r, 20));
@@ -277,12 +339,14 @@ t.test("one blocking reader per space in a front end, whatever its sockets; none
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
   const readers = await gauge('mailbox_realtime_readers');
   const sockets = await gauge('mailbox_realtime_sockets');
-  const three = await Promise.all([1, 2, 3].map(async () => {
-    const socket = await openSocket(svc.url, apiKey);
-    socket.send({ type: 'subscribe' });
-    t.equal((await socket.next()).type, 'ready');
-    return socket;
-  }));
+  const three = await Promise.all(
+    [1, 2, 3].map(async () => {
+      const socket = await openSocket(svc.url, apiKey);
+      socket.send({ type: 'subscribe' });
+      t.equal((await socket.next()).type, 'ready');
+      return socket;
+    }),
+  );
   t.equal(await gauge('mailbox_realtime_readers'), readers + 1, 'three sockets of one space, one reader');
   t.equal(await gauge('mailbox_realtime_sockets'), sockets + 3);
   await emit(spaceId, await inbox(apiKey), 'à tous');

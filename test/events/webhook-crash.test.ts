@@ -33,17 +33,24 @@ async function childWorker() {
   const redis = target.clusterNodes
     ? { REDIS_CLUSTER_NODES: target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',') }
     : { REDIS_URL: target.url! };
-  const child = spawn(process.execPath, [...CHILD_EXEC_ARGV, join(import.meta.dirname, 'fixtures', 'webhook-worker.ts')], {
-    env: { ...process.env, ...env, ...redis, WEBHOOK_INDEX: svc.rt.config.webhookIndex, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...CHILD_EXEC_ARGV, join(import.meta.dirname, 'fixtures', 'webhook-worker.ts')],
+    {
+      env: { ...process.env, ...env, ...redis, WEBHOOK_INDEX: svc.rt.config.webhookIndex, LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   t.teardown(() => void child.kill('SIGKILL'));
   return child;
 }
 
 t.test('killed while a delivery waits: the next worker delivers the rest, nothing lost', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  const inbox = await svc.call(apiKey, 'create_inbox', { username: `crash-${randomBytes(3).toString('hex')}`, display_name: 'Crash' });
+  const inbox = await svc.call(apiKey, 'create_inbox', {
+    username: `crash-${randomBytes(3).toString('hex')}`,
+    display_name: 'Crash',
+  });
   const hook = await svc.call(apiKey, 'set_webhook', { url: `https://localhost:${receiver.port}/crash` });
   t.equal(hook.status, 200, JSON.stringify(hook.body.error ?? 'déclaré'));
   for (let i = 1; i <= 30; i++) {
@@ -76,7 +83,10 @@ t.test('killed while a delivery waits: the next worker delivers the rest, nothin
   t.ok(got.filter((r) => r.id === emitted[10]).length >= 2, 'the unanswered one came again');
   // The XACK of the ten before it is not awaited and leaves at the end of its tick, maybe after the
   // 11th request was written: a kill right then sends those ten again too (docs/events.md).
-  t.ok(got.length <= 31 + 10 + 1, `at most one batch of acknowledgements sent again, and the one in flight (${got.length - 31})`);
+  t.ok(
+    got.length <= 31 + 10 + 1,
+    `at most one batch of acknowledgements sent again, and the one in flight (${got.length - 31})`,
+  );
   const after = (await svc.rt.redis.xpending(spaceKeys(spaceId).events, 'webhooks')) as [number, ...unknown[]];
   for (let i = 0; i < 50 && after[0] !== 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -33,7 +33,8 @@ t.teardown(() => worker.close());
 
 const spaceOf = (r: Received): string => JSON.parse(r.body).account.space_id;
 const reasonOf = (r: Received): string => JSON.parse(r.body).data.reason;
-const fromSpace = (spaceId: string, type?: string) => (r: Received) => spaceOf(r) === spaceId && (!type || r.type.startsWith(type));
+const fromSpace = (spaceId: string, type?: string) => (r: Received) =>
+  spaceOf(r) === spaceId && (!type || r.type.startsWith(type));
 
 /** Checks a delivery with the standardwebhooks package; returns the parsed payload. */
 function verify(secret: string, r: Received): any {
@@ -47,7 +48,10 @@ function verify(secret: string, r: Received): any {
 
 async function space(s: TestService = svc, path = '/recevoir', host = 'hook.test') {
   const { apiKey, spaceId } = await s.space({ plan: 'pro' });
-  const box = await s.call(apiKey, 'create_inbox', { username: `boite-${randomBytes(3).toString('hex')}`, display_name: 'Boîte' });
+  const box = await s.call(apiKey, 'create_inbox', {
+    username: `boite-${randomBytes(3).toString('hex')}`,
+    display_name: 'Boîte',
+  });
   const hook = await s.call(apiKey, 'set_webhook', { url: `https://${host}:${receiver.port}${path}` });
   if (hook.status !== 200) throw new Error(JSON.stringify(hook.body));
   return { apiKey, spaceId, inboxId: box.body.id as string, secret: hook.body.secret as string };
@@ -56,7 +60,11 @@ async function space(s: TestService = svc, path = '/recevoir', host = 'hook.test
 /** Until no worker holds the space nor has it due: its deliveries are over. */
 async function settled(spaceId: string): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
-    if ((await svc.rt.redis.zscore(globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(spaceId)), spaceId)) === null) return true;
+    if (
+      (await svc.rt.redis.zscore(globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(spaceId)), spaceId)) ===
+      null
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 20));
   }
   return false;
@@ -71,10 +79,16 @@ t.test('webhook.test at once, then events in order; every signature verified, sv
   const { apiKey, spaceId, inboxId, secret } = await space();
   const [test] = await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
   const payload = verify(secret, test!);
-  t.match(payload, { type: 'webhook.test', account: { space_id: spaceId }, data: { url: `https://hook.test:${receiver.port}/recevoir` }, v: 1 });
+  t.match(payload, {
+    type: 'webhook.test',
+    account: { space_id: spaceId },
+    data: { url: `https://hook.test:${receiver.port}/recevoir` },
+    v: 1,
+  });
   t.equal(test!.headers['webhook-id'], payload.id);
   t.equal(test!.headers['content-type'], 'application/json');
-  for (const name of ['id', 'timestamp', 'signature']) t.equal(test!.headers[`svix-${name}`], test!.headers[`webhook-${name}`], `svix-${name}`);
+  for (const name of ['id', 'timestamp', 'signature'])
+    t.equal(test!.headers[`svix-${name}`], test!.headers[`webhook-${name}`], `svix-${name}`);
   t.ok(Math.abs(Number(test!.headers['webhook-timestamp']) - Date.now() / 1000) < 30, 'timestamp in seconds, now');
   t.throws(() => verify(`whsec_${randomBytes(32).toString('base64')}`, test!), 'another secret does not verify');
 
@@ -83,18 +97,28 @@ t.test('webhook.test at once, then events in order; every signature verified, sv
   t.same(got.map(reasonOf), ['ordre 1', 'ordre 2', 'ordre 3', 'ordre 4', 'ordre 5']);
   for (const r of got) t.equal(verify(secret, r).id, r.id);
   const feed = await svc.call(apiKey, 'event_feed', {});
-  t.same(got.map((r) => r.body), feed.body.events.map((e: unknown) => JSON.stringify(e)), 'the same envelopes as the feed, byte for byte');
+  t.same(
+    got.map((r) => r.body),
+    feed.body.events.map((e: unknown) => JSON.stringify(e)),
+    'the same envelopes as the feed, byte for byte',
+  );
 });
 
 t.test('a 500 is retried, signed again; the next event waits for it', async (t) => {
   const { spaceId, inboxId, secret } = await space();
   await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
-  receiver.answer = (r, nth) => ({ status: spaceOf(r) === spaceId && reasonOf(r) === 'refusé une fois' && nth === 1 ? 500 : 200 });
+  receiver.answer = (r, nth) => ({
+    status: spaceOf(r) === spaceId && reasonOf(r) === 'refusé une fois' && nth === 1 ? 500 : 200,
+  });
   await emit(svc, spaceId, inboxId, 'refusé une fois');
   await emit(svc, spaceId, inboxId, 'suivant');
   const got = await receiver.until(3, fromSpace(spaceId, 'mail.'));
   receiver.answer = () => ({ status: 200 });
-  t.same(got.map(reasonOf), ['refusé une fois', 'refusé une fois', 'suivant'], 'in order: the retry before the next event');
+  t.same(
+    got.map(reasonOf),
+    ['refusé une fois', 'refusé une fois', 'suivant'],
+    'in order: the retry before the next event',
+  );
   t.equal(got[0]!.id, got[1]!.id, 'same webhook-id');
   for (const r of got) t.ok(verify(secret, r), 'retried delivery verifies');
   t.ok(got[1]!.at - got[0]!.at >= 90, `retried after the first wait (${got[1]!.at - got[0]!.at} ms)`);
@@ -119,38 +143,58 @@ t.test('after the last retry the event is given up, journalled, and the next one
   await emit(svc, spaceId, inboxId, 'ensuite');
   const got = await receiver.until(5, fromSpace(spaceId, 'mail.'));
   receiver.answer = () => ({ status: 200 });
-  t.same(got.map(reasonOf), ['jamais', 'jamais', 'jamais', 'jamais', 'ensuite'], 'one try and three retries, then the next');
+  t.same(
+    got.map(reasonOf),
+    ['jamais', 'jamais', 'jamais', 'jamais', 'ensuite'],
+    'one try and three retries, then the next',
+  );
+  const { webhook } = (await svc.call(apiKey, 'get_settings')).body;
+  t.match(
+    webhook,
+    { failed_attempts: 0, next_attempt_at: null, last_error: 'réponse HTTP 503' },
+    'get_settings tells the last error of the event given up',
+  );
   const history = await svc.call(apiKey, 'list_events', { inbox_id: inboxId });
   const line = history.body.events.find((e: any) => e.kind === 'webhook.gave_up');
   t.match(line, {
     actor: { kind: 'service', name: 'Mailbox', you: false },
     inbox_id: inboxId,
-    text: new RegExp(`^Abandon de l'envoi de l'événement mail\\.inbox\\.suspended \\(${got[0]!.id}\\) au webhook « https://hook\\.test:${receiver.port}/recevoir » après 4 tentatives : réponse HTTP 503$`),
+    text: new RegExp(
+      `^Abandon de l'envoi de l'événement mail\\.inbox\\.suspended \\(${got[0]!.id}\\) au webhook « https://hook\\.test:${receiver.port}/recevoir » après 4 tentatives : réponse HTTP 503$`,
+    ),
   });
 });
 
-t.test('the SSRF guard runs again at delivery: a name now pointing inside is not called; the space reads a generic reason, the operator the detail', async (t) => {
-  const logged: Record<string, unknown>[] = [];
-  const { warn } = svc.rt.log;
-  svc.rt.log.warn = (msg, fields) => void (msg === 'webhook delivery given up' && logged.push(fields!));
-  t.teardown(() => void (svc.rt.log.warn = warn));
-  svc.dns.a('rebind.test', '127.0.0.1');
-  const { apiKey, spaceId, inboxId } = await space(svc, '/rebind', 'rebind.test');
-  await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
-  svc.dns.remove('rebind.test', 'A');
-  svc.dns.a('rebind.test', '10.0.0.7');
-  await emit(svc, spaceId, inboxId, 'détourné');
-  let line: any;
-  for (let i = 0; i < 100 && !line; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    line = (await svc.call(apiKey, 'list_events', { inbox_id: inboxId })).body.events.find((e: any) => e.kind === 'webhook.gave_up');
-  }
-  t.match(line?.text, /après 4 tentatives : aucune réponse HTTP exploitable$/);
-  t.notMatch(JSON.stringify(line), /10\.0\.0\.7|interne/, 'nothing tells the space why');
-  t.notMatch(await svc.rt.redis.hget(spaceKeys(spaceId).webhook, 'last_error'), /10\.0\.0\.7/);
-  t.match(logged.find((fields) => fields.space_id === spaceId), { detail: 'rebind.test pointe vers une adresse interne (réseau privé : 10.0.0.7).' });
-  t.equal(receiver.received.filter(fromSpace(spaceId, 'mail.')).length, 0, 'never connected');
-});
+t.test(
+  'the SSRF guard runs again at delivery: a name now pointing inside is not called; the space reads a generic reason, the operator the detail',
+  async (t) => {
+    const logged: Record<string, unknown>[] = [];
+    const { warn } = svc.rt.log;
+    svc.rt.log.warn = (msg, fields) => void (msg === 'webhook delivery given up' && logged.push(fields!));
+    t.teardown(() => void (svc.rt.log.warn = warn));
+    svc.dns.a('rebind.test', '127.0.0.1');
+    const { apiKey, spaceId, inboxId } = await space(svc, '/rebind', 'rebind.test');
+    await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+    svc.dns.remove('rebind.test', 'A');
+    svc.dns.a('rebind.test', '10.0.0.7');
+    await emit(svc, spaceId, inboxId, 'détourné');
+    let line: any;
+    for (let i = 0; i < 100 && !line; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      line = (await svc.call(apiKey, 'list_events', { inbox_id: inboxId })).body.events.find(
+        (e: any) => e.kind === 'webhook.gave_up',
+      );
+    }
+    t.match(line?.text, /après 4 tentatives : aucune réponse HTTP exploitable$/);
+    t.notMatch(JSON.stringify(line), /10\.0\.0\.7|interne/, 'nothing tells the space why');
+    t.notMatch(await svc.rt.redis.hget(spaceKeys(spaceId).webhook, 'last_error'), /10\.0\.0\.7/);
+    t.match(
+      logged.find((fields) => fields.space_id === spaceId),
+      { detail: 'rebind.test pointe vers une adresse interne (réseau privé : 10.0.0.7).' },
+    );
+    t.equal(receiver.received.filter(fromSpace(spaceId, 'mail.')).length, 0, 'never connected');
+  },
+);
 
 t.test('a lost wake-up is repaired by the sweeper', async (t) => {
   const { spaceId, inboxId, secret } = await space();
@@ -172,7 +216,10 @@ t.test('a lost wake-up is repaired by the sweeper', async (t) => {
 
 t.test('spaces without a webhook are woken, then dropped from the index', async (t) => {
   const { apiKey, spaceId } = await svc.space({ plan: 'pro' });
-  const box = await svc.call(apiKey, 'create_inbox', { username: `sans-${randomBytes(3).toString('hex')}`, display_name: 'Sans' });
+  const box = await svc.call(apiKey, 'create_inbox', {
+    username: `sans-${randomBytes(3).toString('hex')}`,
+    display_name: 'Sans',
+  });
   await emit(svc, spaceId, box.body.id, 'personne');
   t.ok(await settled(spaceId));
 });
@@ -184,7 +231,14 @@ t.test('a send wakes delivery only where a webhook is declared (the queue script
   const quiet = await send(svc, without);
   t.equal(quiet.status, 200, JSON.stringify(quiet.body));
   t.equal((await streamEnvelopes(svc.rt, without.spaceId)).at(-1)?.type, 'mail.message.queued', 'its event is written');
-  t.equal(await svc.rt.redis.zscore(globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(without.spaceId)), without.spaceId), null, 'nothing woken');
+  t.equal(
+    await svc.rt.redis.zscore(
+      globalKeys.webhookDue(svc.rt.config.webhookIndex, webhookShard(without.spaceId)),
+      without.spaceId,
+    ),
+    null,
+    'nothing woken',
+  );
 
   const withHook = await sender(svc);
   const hook = await svc.call(withHook.apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/recevoir` });
@@ -218,35 +272,45 @@ t.test('a replacement gets a new secret and, at once, what the old address had n
   }
 });
 
-t.test("a declaration during a claim that ends on the old address's retry time: due at once all the same", async (t) => {
-  // No worker on this service's index: the claim, the declaration's wake and the settling are ordered here.
-  const clock = new ManualClock(Date.now());
-  const quiet = await startService({ clock, env });
-  const due = async (spaceId: string) => Number(await quiet.rt.redis.zscore(globalKeys.webhookDue(quiet.rt.config.webhookIndex, webhookShard(spaceId)), spaceId));
-  const claimed = async (spaceId: string) => {
-    await wakeSpace(quiet.rt, spaceId);
-    const claim = await claimSpaces(quiet.rt, webhookShard(spaceId), 10);
-    t.ok(claim.spaces.includes(spaceId), 'claimed');
-    return claim.token;
-  };
-  const inAnHour = () => clock.now() + 3_600_000;
+t.test(
+  "a declaration during a claim that ends on the old address's retry time: due at once all the same",
+  async (t) => {
+    // No worker on this service's index: the claim, the declaration's wake and the settling are ordered here.
+    const clock = new ManualClock(Date.now());
+    const quiet = await startService({ clock, env });
+    const due = async (spaceId: string) =>
+      Number(
+        await quiet.rt.redis.zscore(
+          globalKeys.webhookDue(quiet.rt.config.webhookIndex, webhookShard(spaceId)),
+          spaceId,
+        ),
+      );
+    const claimed = async (spaceId: string) => {
+      await wakeSpace(quiet.rt, spaceId);
+      const claim = await claimSpaces(quiet.rt, webhookShard(spaceId), 10);
+      t.ok(claim.spaces.includes(spaceId), 'claimed');
+      return claim.token;
+    };
+    const inAnHour = () => clock.now() + 3_600_000;
 
-  // Spaces of one shard are claimed together: each step leaves no other space due now.
-  const evented = `spc_${randomBytes(10).toString('hex')}`;
-  const first = await claimed(evented);
-  await wakeSpace(quiet.rt, evented);
-  await settleSpace(quiet.rt, evented, first, inAnHour());
-  t.equal(await due(evented), inAnHour(), 'a new event waits behind the retry of the oldest one');
+    // Spaces of one shard are claimed together: each step leaves no other space due now.
+    const evented = `spc_${randomBytes(10).toString('hex')}`;
+    const first = await claimed(evented);
+    await wakeSpace(quiet.rt, evented);
+    await settleSpace(quiet.rt, evented, first, inAnHour());
+    t.equal(await due(evented), inAnHour(), 'a new event waits behind the retry of the oldest one');
 
-  // In the same shard as the first, so that a claim of one could take the other.
-  let declared = evented;
-  while (declared === evented || webhookShard(declared) !== webhookShard(evented)) declared = `spc_${randomBytes(10).toString('hex')}`;
-  const token = await claimed(declared);
-  await wakeSpace(quiet.rt, declared, 'now');
-  await settleSpace(quiet.rt, declared, token, inAnHour());
-  t.equal(await due(declared), clock.now(), 'the new declaration goes at once');
+    // In the same shard as the first, so that a claim of one could take the other.
+    let declared = evented;
+    while (declared === evented || webhookShard(declared) !== webhookShard(evented))
+      declared = `spc_${randomBytes(10).toString('hex')}`;
+    const token = await claimed(declared);
+    await wakeSpace(quiet.rt, declared, 'now');
+    await settleSpace(quiet.rt, declared, token, inAnHour());
+    t.equal(await due(declared), clock.now(), 'the new declaration goes at once');
 
-  const next = await claimed(declared);
-  await settleSpace(quiet.rt, declared, next, inAnHour());
-  t.equal(await due(declared), inAnHour(), 'the mark of a declaration is spent by the claim that follows');
-});
+    const next = await claimed(declared);
+    await settleSpace(quiet.rt, declared, next, inAnHour());
+    t.equal(await due(declared), inAnHour(), 'the mark of a declaration is spent by the claim that follows');
+  },
+);

@@ -1,4 +1,4 @@
-/** `mailbox admin create-space` (decisions.md 2, 8), run in-process against the test Redis. */
+/** `mailbox admin create-space` (docs/contract.md, Decisions 2, 8), run in-process against the test Redis. */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,16 @@ import { cli } from '../helpers/cli.js';
 const svc = await startService();
 
 t.test('create-space prints the space and a first key with all four permissions', async (t) => {
-  const res = await cli('admin', 'create-space', '--human', 'Marie@Exemple.fr', '--plan', 'pro', '--verified', '--managed');
+  const res = await cli(
+    'admin',
+    'create-space',
+    '--human',
+    'Marie@Exemple.fr',
+    '--plan',
+    'pro',
+    '--verified',
+    '--managed',
+  );
   t.equal(res.code, 0, res.err);
   const { space_id, api_key } = JSON.parse(res.out);
   t.match(space_id, /^spc_[0-9a-z]{20}$/);
@@ -44,16 +53,23 @@ t.test('refusals', async (t) => {
   t.equal((await cli('serve', '--role', 'juggler')).code, 2);
 });
 
-t.test('serve without MAILBOX_MASTER_KEY keeps one in MAILBOX_MASTER_KEY_FILE, made once (docker compose)', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mailbox-key-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'var', 'master.key');
-  const env = { REDIS_URL: 'redis://redis:6379', MAILBOX_MASTER_KEY_FILE: file };
-  const first = withMasterKey(loadConfig(env), env).masterKey;
-  t.equal(first?.length, 32);
-  t.equal(statSync(file).mode & 0o777, 0o600);
-  t.same(withMasterKey(loadConfig(env), env).masterKey, first, 'read back at the next start');
-  t.equal(withMasterKey(loadConfig({ REDIS_URL: 'redis://redis:6379' }), {}).masterKey, null, 'an own Redis without either: none');
-  const given = { ...env, MAILBOX_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') };
-  t.same(withMasterKey(loadConfig(given), given).masterKey, Buffer.alloc(32, 7), 'MAILBOX_MASTER_KEY wins');
-});
+t.test(
+  'serve without MAILBOX_MASTER_KEY keeps one in MAILBOX_MASTER_KEY_FILE, made once (docker compose)',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailbox-key-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'var', 'master.key');
+    const env = { REDIS_URL: 'redis://redis:6379', MAILBOX_MASTER_KEY_FILE: file };
+    const first = withMasterKey(loadConfig(env)).masterKey;
+    t.equal(first?.length, 32);
+    t.equal(statSync(file).mode & 0o777, 0o600);
+    t.same(withMasterKey(loadConfig(env)).masterKey, first, 'read back at the next start');
+    t.equal(
+      withMasterKey(loadConfig({ REDIS_URL: 'redis://redis:6379' })).masterKey,
+      null,
+      'an own Redis without either: none',
+    );
+    const given = { ...env, MAILBOX_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') };
+    t.same(withMasterKey(loadConfig(given)).masterKey, Buffer.alloc(32, 7), 'MAILBOX_MASTER_KEY wins');
+  },
+);

@@ -10,14 +10,20 @@ import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { readRequest, sendStream } from '../../src/http/io.js';
 import { nodeEngine } from '../../src/http/node-engine.js';
-import { chooseEngine, type HttpEngine, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../../src/http/uws.js';
+import { chooseEngine } from '../../src/http/engine.js';
+import type { HttpEngine, HttpResponse, TemplatedApp, us_listen_socket } from '../../src/http/uws.js';
 
-const broken = (name: string) => ({ name, load: (): HttpEngine => { throw new Error(`${name} is missing\nmore`); } });
+const broken = (name: string) => ({
+  name,
+  load: (): HttpEngine => {
+    throw new Error(`${name} is missing\nmore`);
+  },
+});
 
 t.test('HTTP_ENGINE: auto, uws, node; anything else refused at start', async (t) => {
   t.equal(loadConfig({}).httpEngine, 'auto');
   t.equal(loadConfig({ HTTP_ENGINE: 'node' }).httpEngine, 'node');
-  t.throws(() => loadConfig({ HTTP_ENGINE: 'express' }), /HTTP_ENGINE must be uws or node/);
+  t.throws(() => loadConfig({ HTTP_ENGINE: 'express' }), /HTTP_ENGINE doit être l'une des valeurs auto, uws, node/);
   t.equal(chooseEngine('node').engine.name, 'node:http');
   const auto = chooseEngine('auto');
   if (auto.engine.name === 'node:http') t.match(auto.warning, process.version, 'no uWS here: node:http with a warning');
@@ -29,16 +35,26 @@ t.test('no uWS build loads: auto falls back with a warning, uws is a start error
   const fallback = chooseEngine('auto', sources);
   t.equal(fallback.engine, nodeEngine);
   t.match(fallback.warning, `Node ${process.version}`);
-  t.match(fallback.warning, 'uWebSockets.js: uWebSockets.js is missing; @trufflesuite/uws-js-unofficial: @trufflesuite/uws-js-unofficial is missing)');
+  t.match(
+    fallback.warning,
+    'uWebSockets.js: uWebSockets.js is missing; @trufflesuite/uws-js-unofficial: @trufflesuite/uws-js-unofficial is missing)',
+  );
   t.throws(() => chooseEngine('uws', sources), /^HTTP_ENGINE=uws, but no uWebSockets.js build loads on Node v/);
-  t.equal(chooseEngine('uws', [broken('uWebSockets.js'), { name: 'stand-in', load: () => nodeEngine }]).engine.name, 'stand-in', 'the next build is tried');
+  t.equal(
+    chooseEngine('uws', [broken('uWebSockets.js'), { name: 'stand-in', load: () => nodeEngine }]).engine.name,
+    'stand-in',
+    'the next build is tried',
+  );
 });
 
 /** What a test app's handler saw, answered as JSON. */
 function answer(res: HttpResponse, seen: unknown): void {
   res.onAborted(() => {});
   res.onData((_chunk, last) => {
-    if (last) res.cork(() => res.writeStatus('200 OK').writeHeader('x-two', 'a').writeHeader('x-two', 'b').end(JSON.stringify(seen)));
+    if (last)
+      res.cork(() =>
+        res.writeStatus('200 OK').writeHeader('x-two', 'a').writeHeader('x-two', 'b').end(JSON.stringify(seen)),
+      );
   });
 }
 
@@ -59,10 +75,12 @@ function streamed(kind: string): { size: number; body: Readable } {
   const size = kind === 'empty' ? 0 : CHUNKS * CHUNK;
   return {
     size,
-    body: Readable.from((function* () {
-      for (let i = 0; i < count - (kind === 'short' ? 1 : 0) && size; i++) yield chunkOf(i);
-      if (kind === 'broken') throw new Error('the store broke off');
-    })()),
+    body: Readable.from(
+      (function* () {
+        for (let i = 0; i < count - (kind === 'short' ? 1 : 0) && size; i++) yield chunkOf(i);
+        if (kind === 'broken') throw new Error('the store broke off');
+      })(),
+    ),
   };
 }
 
@@ -73,7 +91,14 @@ function testApp(engine: HttpEngine, probe: Probe): TemplatedApp {
   app.get('/u/:token', (res, req) => {
     const headers: string[] = [];
     req.forEach((key, value) => headers.push(`${key}=${value}`));
-    answer(res, { route: 'page', token: req.getParameter(0), url: req.getUrl(), query: req.getQuery(), method: req.getCaseSensitiveMethod(), headers });
+    answer(res, {
+      route: 'page',
+      token: req.getParameter(0),
+      url: req.getUrl(),
+      query: req.getQuery(),
+      method: req.getCaseSensitiveMethod(),
+      headers,
+    });
   });
   // Reads at most 10 bytes, then refuses as io.ts does past MAX_BODY_BYTES.
   app.post('/small', (res) => {
@@ -96,7 +121,12 @@ function testApp(engine: HttpEngine, probe: Probe): TemplatedApp {
   });
   app.get('/stream/:kind', (res, req) => {
     const request = readRequest(res, req);
-    sendStream(res, request, { status: 200, headers: { 'content-type': 'application/octet-stream' }, ...streamed(req.getParameter(0)!) }, probe.broke);
+    sendStream(
+      res,
+      request,
+      { status: 200, headers: { 'content-type': 'application/octet-stream' }, ...streamed(req.getParameter(0)!) },
+      probe.broke,
+    );
   });
   app.any('/*', (res, req) => answer(res, { route: 'any', method: req.getCaseSensitiveMethod() }));
   return app;
@@ -104,7 +134,9 @@ function testApp(engine: HttpEngine, probe: Probe): TemplatedApp {
 
 function listen(engine: HttpEngine, app: TemplatedApp): Promise<{ port: number; socket: us_listen_socket }> {
   return new Promise((resolve, reject) =>
-    app.listen('127.0.0.1', 0, (socket) => (socket ? resolve({ port: engine.us_socket_local_port(socket), socket }) : reject(new Error('listen')))),
+    app.listen('127.0.0.1', 0, (socket) =>
+      socket ? resolve({ port: engine.us_socket_local_port(socket), socket }) : reject(new Error('listen')),
+    ),
   );
 }
 
@@ -137,8 +169,14 @@ for (const engine of [nodeEngine, ...uwsLoads]) {
 
     t.test('routes: a static segment before a parameter before a wildcard, a method before any', async (t) => {
       t.same(await (await fetch(`${url}/v1/openapi.json`)).json(), { route: 'static' });
-      t.same(await (await fetch(`${url}/v1/openapi.json`, { method: 'POST' })).json(), { route: 'tool', tool: 'openapi.json' });
-      t.same(await (await fetch(`${url}/v1/send_email`, { method: 'DELETE' })).json(), { route: 'any', method: 'DELETE' });
+      t.same(await (await fetch(`${url}/v1/openapi.json`, { method: 'POST' })).json(), {
+        route: 'tool',
+        tool: 'openapi.json',
+      });
+      t.same(await (await fetch(`${url}/v1/send_email`, { method: 'DELETE' })).json(), {
+        route: 'any',
+        method: 'DELETE',
+      });
       t.same(await (await fetch(`${url}/v1/a/b`, { method: 'POST' })).json(), { route: 'any', method: 'POST' });
       const page = await fetch(`${url}/u/a%20b?x=1&y=2`);
       const seen = await page.json();
@@ -149,10 +187,15 @@ for (const engine of [nodeEngine, ...uwsLoads]) {
 
     t.test('every header as sent, a repeated one repeated, names in lower case', async (t) => {
       const { socket, text, closed } = raw(port);
-      socket.write('GET /u/t HTTP/1.1\r\nHost: x\r\nAuthorization: one\r\nauthorization: two\r\nconnection: close\r\n\r\n');
+      socket.write(
+        'GET /u/t HTTP/1.1\r\nHost: x\r\nAuthorization: one\r\nauthorization: two\r\nconnection: close\r\n\r\n',
+      );
       await closed;
       const seen = JSON.parse(text().slice(text().indexOf('\r\n\r\n') + 4));
-      t.same(seen.headers.filter((h: string) => h.startsWith('authorization')), ['authorization=one', 'authorization=two']);
+      t.same(
+        seen.headers.filter((h: string) => h.startsWith('authorization')),
+        ['authorization=one', 'authorization=two'],
+      );
     });
 
     t.test('a body arrives chunk by chunk, the last marked', async (t) => {
@@ -203,15 +246,21 @@ for (const engine of [nodeEngine, ...uwsLoads]) {
     });
 
     for (const kind of ['broken', 'short']) {
-      t.test(`a streamed answer that ${kind === 'broken' ? 'breaks off' : 'ends short'}: the connection is cut, fewer bytes than announced`, async (t) => {
-        const reported = new Promise<Error>((resolve) => (broke = resolve));
-        const { socket, text, closed } = raw(port);
-        socket.write(`GET /stream/${kind} HTTP/1.1\r\nhost: x\r\n\r\n`);
-        await closed;
-        t.match((await reported).message, kind === 'broken' ? 'the store broke off' : `before its ${CHUNKS * CHUNK} bytes`);
-        t.match(text(), new RegExp(`\r\ncontent-length: ${CHUNKS * CHUNK}\r\n`, 'i'));
-        t.ok(text().length < CHUNKS * CHUNK, 'fewer bytes than announced');
-      });
+      t.test(
+        `a streamed answer that ${kind === 'broken' ? 'breaks off' : 'ends short'}: the connection is cut, fewer bytes than announced`,
+        async (t) => {
+          const reported = new Promise<Error>((resolve) => (broke = resolve));
+          const { socket, text, closed } = raw(port);
+          socket.write(`GET /stream/${kind} HTTP/1.1\r\nhost: x\r\n\r\n`);
+          await closed;
+          t.match(
+            (await reported).message,
+            kind === 'broken' ? 'the store broke off' : `before its ${CHUNKS * CHUNK} bytes`,
+          );
+          t.match(text(), new RegExp(`\r\ncontent-length: ${CHUNKS * CHUNK}\r\n`, 'i'));
+          t.ok(text().length < CHUNKS * CHUNK, 'fewer bytes than announced');
+        },
+      );
     }
   });
 }

@@ -8,6 +8,8 @@ import t from 'tap';
 import { encodeTime, ALPHABET } from '../../src/ids.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { Scripts } from '../../src/redis/scripts.js';
+import * as journalLua from '../../actors/bindings/journal.generated.js';
+import * as spaceLua from '../../actors/bindings/space.generated.js';
 import { testRedis } from '../helpers/redis.js';
 
 const redis = await testRedis();
@@ -27,11 +29,23 @@ async function space(name: string) {
   const keys = spaceKeys(`spc_${name.padEnd(20, '0')}`);
   await redis.hset(keys.space, 'id', name);
   const write = (lineBody: string, refs: string[]) =>
-    scripts.run('space/appendLine', { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex }, [`log_${lineBody}`, '{"kind":"test"}', JSON.stringify(refs)]);
+    spaceLua.appendLine(
+      scripts,
+      { space: keys.space, journal: keys.journal, journalIndex: keys.journalIndex },
+      { lineId: `log_${lineBody}`, lineJson: '{"kind":"test"}', lineRefs: JSON.stringify(refs) },
+    );
   const drop = (lineBody: string, refs: string[]) =>
-    scripts.run('space/dropCode', { code: keys.code('verify'), codeSends: keys.codeSends, journal: keys.journal, journalIndex: keys.journalIndex }, ['', `log_${lineBody}`, JSON.stringify(refs)]);
+    spaceLua.dropCode(
+      scripts,
+      { code: keys.code('verify'), codeSends: keys.codeSends, journal: keys.journal, journalIndex: keys.journalIndex },
+      { salt: '', lineId: `log_${lineBody}`, lineRefs: JSON.stringify(refs) },
+    );
   const page = async (prefix: string, below: string, from: string, count: number): Promise<string[]> => {
-    const { bodies } = await scripts.run<{ bodies: string }>('journal/readIndex', { journalIndex: keys.journalIndex }, [prefix, below, from, count]);
+    const { bodies } = await journalLua.readIndex(
+      scripts,
+      { journalIndex: keys.journalIndex },
+      { prefix, below, from, count },
+    );
     return bodies.match(/.{20}/g) ?? [];
   };
   return { keys, write, drop, page };
@@ -49,11 +63,19 @@ t.test('pages of every bound equal those of a sorted list, across sealed buckets
     model.push(lineBody);
   }
   for (const gone of model.filter((_, i) => i % 37 === 0)) await s.drop(gone, ['inb_aaaaaaaaaaaaaaaaaaaa']);
-  const kept = model.filter((_, i) => i % 37 !== 0).sort().reverse();
+  const kept = model
+    .filter((_, i) => i % 37 !== 0)
+    .sort()
+    .reverse();
   const fields = await redis.hkeys(s.keys.journalIndex);
   t.ok(fields.filter((f) => f.startsWith('* #')).length >= 9, 'the list of every line was sealed bucket by bucket');
-  const sealedSizes = await Promise.all(fields.filter((f) => f.startsWith('* #')).map((f) => redis.hstrlen(s.keys.journalIndex, f)));
-  t.ok(sealedSizes.some((size) => size > 20 + 64 * 20), 'late lines were filed in sealed buckets');
+  const sealedSizes = await Promise.all(
+    fields.filter((f) => f.startsWith('* #')).map((f) => redis.hstrlen(s.keys.journalIndex, f)),
+  );
+  t.ok(
+    sealedSizes.some((size) => size > 20 + 64 * 20),
+    'late lines were filed in sealed buckets',
+  );
 
   for (const prefix of ['* ', 'inb_aaaaaaaaaaaaaaaaaaaa']) {
     t.same(await s.page(prefix, '', '', 10_000), kept, `${prefix}: whole, newest first, in order`);
@@ -91,7 +113,7 @@ t.test('the only line of a list dropped leaves no field; a list in another space
   t.equal((await b.page('c:alice@exemple.fr ', '', '', 10)).length, 1);
 });
 
-t.test("a line filed in several lists, sealed and new ones: each holds its own lines, in order", async (t) => {
+t.test('a line filed in several lists, sealed and new ones: each holds its own lines, in order', async (t) => {
   const s = await space('journalindex4');
   const lists = ['inb_bbbbbbbbbbbbbbbbbbbb', 'thr_cccccccccccccccccccc', 'c:alice@exemple.fr ', 'c:bob@exemple.fr '];
   const model = new Map<string, string[]>([['* ', []], ...lists.map((prefix): [string, string[]] => [prefix, []])]);
@@ -104,5 +126,6 @@ t.test("a line filed in several lists, sealed and new ones: each holds its own l
     await s.write(lineBody, refs);
     for (const prefix of ['* ', ...refs]) model.get(prefix)!.push(lineBody);
   }
-  for (const [prefix, bodies] of model) t.same(await s.page(prefix, '', '', 10_000), [...bodies].sort().reverse(), `${prefix}: its ${bodies.length} lines`);
+  for (const [prefix, bodies] of model)
+    t.same(await s.page(prefix, '', '', 10_000), [...bodies].sort().reverse(), `${prefix}: its ${bodies.length} lines`);
 });

@@ -17,17 +17,26 @@ t.test('days are Paris days, newest first, paged by cursor', async (t) => {
   }
   const today = await svc.call(apiKey, 'list_events', { limit: 2 });
   t.equal(today.body.day, '2026-11-24');
-  t.same(today.body.events.map((e: { text: string }) => e.text), ['Création de la clé « mardi-5 » (envoi, lecture)', 'Création de la clé « mardi-4 » (envoi, lecture)']);
+  t.same(
+    today.body.events.map((e: { text: string }) => e.text),
+    ['Création de la clé « mardi-5 » (envoi, lecture)', 'Création de la clé « mardi-4 » (envoi, lecture)'],
+  );
   const next = await svc.call(apiKey, 'list_events', { limit: 2, cursor: today.body.next_cursor });
-  t.same(next.body.events.map((e: { text: string }) => e.text.slice(21, 28)), ['mardi-3', 'mardi-2']);
+  t.same(
+    next.body.events.map((e: { text: string }) => e.text.slice(21, 28)),
+    ['mardi-3', 'mardi-2'],
+  );
   const last = await svc.call(apiKey, 'list_events', { limit: 2, cursor: next.body.next_cursor });
   t.equal(last.body.events.length, 1);
   t.equal(last.body.next_cursor, null, 'null on the last page');
   const monday = await svc.call(apiKey, 'list_events', { day: '2026-11-23' });
-  t.same(monday.body.events.map((e: { text: string }) => e.text), ['Création de la clé « lundi-soir » (envoi, lecture)', "Ouverture de l'espace"]);
+  t.same(
+    monday.body.events.map((e: { text: string }) => e.text),
+    ['Création de la clé « lundi-soir » (envoi, lecture)', "Ouverture de l'espace"],
+  );
   t.equal(monday.body.events[0].at, '2026-11-23T22:30:00.000Z');
   const empty = await svc.call(apiKey, 'list_events', { day: '2026-11-20' });
-  t.same(empty.body, { day: '2026-11-20', events: [], next_cursor: null });
+  t.same(empty.body, { day: '2026-11-20', events: [], next_cursor: null, notice: null });
 });
 
 t.test('cursors belong to one query of one space', async (t) => {
@@ -72,9 +81,12 @@ t.test('refusals: bad day, bad limit, two objects, too long filters', async (t) 
 t.test('an object filter reads its whole history; a restricted key sees only its inboxes', async (t) => {
   const { apiKey } = await svc.space();
   const history = await svc.call(apiKey, 'list_events', { inbox_id: 'inb_0000000000aaaaaaaaaa' });
-  t.same(history.body, { day: null, events: [], next_cursor: null });
+  t.same(history.body, { day: null, events: [], next_cursor: null, notice: null });
   const reader = await svc.key(apiKey, { name: 'lecteur', permissions: ['read'] });
   const all = await svc.call(reader.apiKey, 'list_events', { limit: 200 });
   t.ok(all.body.events.length >= 2);
-  t.ok(all.body.events.every((e: { actor: { you: boolean } }) => !e.actor.you), 'you is true only for the author');
+  t.ok(
+    all.body.events.every((e: { actor: { you: boolean } }) => !e.actor.you),
+    'you is true only for the author',
+  );
 });

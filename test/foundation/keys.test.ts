@@ -93,7 +93,12 @@ t.test('create_key: key_limit at 20 active keys', async (t) => {
 t.test('create_key: secret_in_message', async (t) => {
   const { apiKey } = await svc.space();
   const other = await svc.space();
-  for (const name of [`clé ${apiKey}`, other.apiKey, `début ${apiKey.slice(0, 12)}`, 'whsec_MDEyMzQ1Njc4OWFiY2RlZg==']) {
+  for (const name of [
+    `clé ${apiKey}`,
+    other.apiKey,
+    `début ${apiKey.slice(0, 12)}`,
+    'whsec_MDEyMzQ1Njc4OWFiY2RlZg==',
+  ]) {
     const res = await svc.call(apiKey, 'create_key', { name: name.slice(0, 60) });
     t.equal(res.status, 422, name);
     t.equal(res.body.error.code, 'secret_in_message');
@@ -123,21 +128,43 @@ t.test('create_key: space_unverified, forbidden, not_found', async (t) => {
   t.equal(missing.body.error.code, 'not_found');
   t.equal(missing.body.error.hint.inbox_id, 'inb_0000000000aaaaaaaaaa');
   const other = await svc.space();
-  const theirs = (await svc.call(other.apiKey, 'create_inbox', { username: `autre-${Date.now().toString(36)}`, display_name: 'Autre' })).body.id;
-  t.equal((await svc.call(apiKey, 'create_key', { name: 'v', inbox_ids: [theirs] })).body.error.code, 'not_found', "another space's inbox");
+  const theirs = (
+    await svc.call(other.apiKey, 'create_inbox', {
+      username: `autre-${Date.now().toString(36)}`,
+      display_name: 'Autre',
+    })
+  ).body.id;
+  t.equal(
+    (await svc.call(apiKey, 'create_key', { name: 'v', inbox_ids: [theirs] })).body.error.code,
+    'not_found',
+    "another space's inbox",
+  );
 });
 
 t.test('create_key: inbox restriction', async (t) => {
   const { apiKey } = await svc.space({ plan: 'pro' });
   const inbox = async (username: string) =>
-    (await svc.call(apiKey, 'create_inbox', { username: `${username}-${Date.now().toString(36)}`, display_name: 'Agent' })).body.id as string;
+    (
+      await svc.call(apiKey, 'create_inbox', {
+        username: `${username}-${Date.now().toString(36)}`,
+        display_name: 'Agent',
+      })
+    ).body.id as string;
   const [a, b] = [await inbox('alpha'), await inbox('beta')];
-  const restricted = await svc.call(apiKey, 'create_key', { name: 'restreinte', permissions: ['read', 'approve'], inbox_ids: [a] });
+  const restricted = await svc.call(apiKey, 'create_key', {
+    name: 'restreinte',
+    permissions: ['read', 'approve'],
+    inbox_ids: [a],
+  });
   t.equal(restricted.status, 200);
   t.same(restricted.body.key.inbox_ids, [a]);
   const child = await svc.call(restricted.body.api_key, 'create_key', { name: 'héritière', permissions: ['read'] });
   t.same(child.body.key.inbox_ids, [a], 'a restricted key gives its own restriction by default');
-  const wider = await svc.call(restricted.body.api_key, 'create_key', { name: 'plus-large', permissions: ['read'], inbox_ids: [a, b] });
+  const wider = await svc.call(restricted.body.api_key, 'create_key', {
+    name: 'plus-large',
+    permissions: ['read'],
+    inbox_ids: [a, b],
+  });
   t.equal(wider.body.error.code, 'forbidden', 'and never more inboxes than it has');
   await svc.call(apiKey, 'delete_inbox', { inbox_id: b, confirm: true });
   const deleted = await svc.call(apiKey, 'create_key', { name: 'vers-supprimée', inbox_ids: [b] });
@@ -177,7 +204,10 @@ t.test('revoke_key: refusals, and a revoked key fails at once on every front end
   const unknown = await svc.call(apiKey, 'revoke_key', { key_id: 'key_0000000000aaaaaaaaaa', confirm: true });
   t.equal(unknown.body.error.code, 'not_found');
   const reader = await svc.key(apiKey, { name: 'lecteur', permissions: ['read'] });
-  t.equal((await svc.call(reader.apiKey, 'revoke_key', { key_id: robot.keyId, confirm: true })).body.error.code, 'forbidden');
+  t.equal(
+    (await svc.call(reader.apiKey, 'revoke_key', { key_id: robot.keyId, confirm: true })).body.error.code,
+    'forbidden',
+  );
 
   const done = await svc.call(apiKey, 'revoke_key', { key_id: robot.keyId, confirm: true });
   t.same(done.body, { kind: 'key', name: 'robot', revoked: robot.keyId });
@@ -186,7 +216,11 @@ t.test('revoke_key: refusals, and a revoked key fails at once on every front end
     t.equal(res.status, 401);
     t.equal(res.body.error.code, 'unauthorized');
   }
-  t.equal((await svc.call(apiKey, 'revoke_key', { key_id: robot.keyId, confirm: true })).body.error.code, 'not_found', 'only once');
+  t.equal(
+    (await svc.call(apiKey, 'revoke_key', { key_id: robot.keyId, confirm: true })).body.error.code,
+    'not_found',
+    'only once',
+  );
 
   const other = await svc.space();
   const foreign = await svc.call(other.apiKey, 'revoke_key', { key_id: reader.keyId, confirm: true });

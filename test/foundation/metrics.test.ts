@@ -17,7 +17,10 @@ import { startReceiver } from '../helpers/webhooks.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-metrics-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-const svc = await startService({ clock: mondayMorning(), env: { MAILBOX_MASTER_KEY: MASTER_KEY, MAILBOX_DATA_DIR: dataDir, SPACING_SECONDS: '0' } });
+const svc = await startService({
+  clock: mondayMorning(),
+  env: { MAILBOX_MASTER_KEY: MASTER_KEY, MAILBOX_DATA_DIR: dataDir, SPACING_SECONDS: '0' },
+});
 const guarded = await startService({ env: { METRICS_TOKEN: 'jeton-de-collecte' } });
 
 interface Scrape {
@@ -94,14 +97,28 @@ t.test('tool calls over HTTP and MCP, by tool and code, and the Redis scripts be
   const after = await scrape();
   const moved = (sample: string) => value(after, sample) - value(before, sample);
   t.equal(moved('mailbox_tool_call_duration_seconds_count{front="http",tool="get_settings",code="ok"}'), 2);
-  t.equal(moved('mailbox_tool_call_duration_seconds_count{front="http",tool="list_events",code="invalid_argument"}'), 1);
-  t.equal(moved('mailbox_tool_call_duration_seconds_count{front="http",tool="unknown",code="not_found"}'), 1, 'a made-up name is no label');
+  t.equal(
+    moved('mailbox_tool_call_duration_seconds_count{front="http",tool="list_events",code="invalid_argument"}'),
+    1,
+  );
+  t.equal(
+    moved('mailbox_tool_call_duration_seconds_count{front="http",tool="unknown",code="not_found"}'),
+    1,
+    'a made-up name is no label',
+  );
   t.equal(moved('mailbox_tool_call_duration_seconds_count{front="http",tool="get_settings",code="unauthorized"}'), 1);
   t.equal(moved('mailbox_tool_call_duration_seconds_count{front="mcp",tool="get_settings",code="ok"}'), 1);
   t.ok(moved('mailbox_http_request_duration_seconds_count{route="/v1/:tool",status="200"}') >= 2);
   t.ok(moved('mailbox_http_request_duration_seconds_count{route="/mcp",status="200"}') >= 1);
-  t.ok(moved('mailbox_redis_duration_seconds_count{operation="space/authenticate"}') >= 6, 'each authentication is a script run');
-  t.equal(after.samples.has('mailbox_queue_jobs{queue="send",state="delayed"}'), true, 'queue depths are read at the scrape');
+  t.ok(
+    moved('mailbox_redis_duration_seconds_count{operation="space/authenticate"}') >= 6,
+    'each authentication is a script run',
+  );
+  t.equal(
+    after.samples.has('mailbox_queue_jobs{queue="send",state="delayed"}'),
+    true,
+    'queue depths are read at the scrape',
+  );
   t.equal(after.samples.has('mailbox_queue_jobs{queue="erase",state="waiting"}'), true);
 });
 
@@ -111,7 +128,12 @@ t.test('a departure counts by outcome where the worker gets it back', async (t) 
   const before = await scrape();
   await deliverDue(svc.rt, createTransport(svc.rt), s.spaceId, s.inboxId);
   const after = await scrape();
-  t.equal(value(after, 'mailbox_departures_total{outcome="sent"}') - value(before, 'mailbox_departures_total{outcome="sent"}'), 1, 'the outbox sent it');
+  t.equal(
+    value(after, 'mailbox_departures_total{outcome="sent"}') -
+      value(before, 'mailbox_departures_total{outcome="sent"}'),
+    1,
+    'the outbox sent it',
+  );
 });
 
 t.test('inbound SMTP: open sessions and verdicts by command', async (t) => {
@@ -119,7 +141,11 @@ t.test('inbound SMTP: open sessions and verdicts by command', async (t) => {
   const before = await scrape();
   const session = await rawSession(inbound.port);
   t.match(session.greeting, /^220/);
-  t.equal(value(await scrape(), 'mailbox_smtp_sessions') - value(before, 'mailbox_smtp_sessions'), 1, 'one session open');
+  t.equal(
+    value(await scrape(), 'mailbox_smtp_sessions') - value(before, 'mailbox_smtp_sessions'),
+    1,
+    'one session open',
+  );
   await session.say('EHLO client.test');
   await session.say('MAIL FROM:<quelqu-un@ailleurs.test>');
   t.match(await session.say('RCPT TO:<personne@nulle-part.test>'), /^550/);
@@ -137,7 +163,12 @@ t.test('webhook attempts by result, and the lag of a delivered event', async (t)
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const hooks = await startService({
-    env: { MAILBOX_MASTER_KEY: MASTER_KEY, WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_RETRY_SCHEDULE: '100ms' },
+    env: {
+      MAILBOX_MASTER_KEY: MASTER_KEY,
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      WEBHOOK_RETRY_SCHEDULE: '100ms',
+    },
   });
   hooks.dns.a('hook.test', '127.0.0.1');
   const worker = startWebhookWorker(hooks.rt, { idleMs: 20 });
@@ -145,17 +176,34 @@ t.test('webhook attempts by result, and the lag of a delivered event', async (t)
   receiver.answer = (_request, nth) => ({ status: nth === 1 ? 500 : 200 });
   const before = await scrape();
   const { apiKey } = await hooks.space({ plan: 'pro' });
-  t.equal((await hooks.call(apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/recevoir` })).status, 200);
-  const delivered = (s: Scrape) => value(s, 'mailbox_webhook_attempts_total{result="delivered"}') - value(before, 'mailbox_webhook_attempts_total{result="delivered"}');
+  t.equal(
+    (await hooks.call(apiKey, 'set_webhook', { url: `https://hook.test:${receiver.port}/recevoir` })).status,
+    200,
+  );
+  const delivered = (s: Scrape) =>
+    value(s, 'mailbox_webhook_attempts_total{result="delivered"}') -
+    value(before, 'mailbox_webhook_attempts_total{result="delivered"}');
   const after = await scrapeUntil((s) => delivered(s) >= 1);
   t.equal(delivered(after), 1, 'webhook.test delivered once');
-  t.equal(value(after, 'mailbox_webhook_attempts_total{result="retry"}') - value(before, 'mailbox_webhook_attempts_total{result="retry"}'), 1, 'after one retry');
+  t.equal(
+    value(after, 'mailbox_webhook_attempts_total{result="retry"}') -
+      value(before, 'mailbox_webhook_attempts_total{result="retry"}'),
+    1,
+    'after one retry',
+  );
   t.equal(value(after, 'mailbox_webhook_lag_seconds_count') - value(before, 'mailbox_webhook_lag_seconds_count'), 1);
-  t.ok(value(after, 'mailbox_webhook_lag_seconds_sum') - value(before, 'mailbox_webhook_lag_seconds_sum') >= 0.09, 'the lag holds the retry wait');
+  t.ok(
+    value(after, 'mailbox_webhook_lag_seconds_sum') - value(before, 'mailbox_webhook_lag_seconds_sum') >= 0.09,
+    'the lag holds the retry wait',
+  );
 });
 
 t.test('METRICS_TOKEN: the scrape asks for it as a bearer', async (t) => {
-  const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer autre-jeton' }, { authorization: 'Bearer jeton-de-collecte-' }];
+  const attempts: Record<string, string>[] = [
+    {},
+    { authorization: 'Bearer autre-jeton' },
+    { authorization: 'Bearer jeton-de-collecte-' },
+  ];
   for (const headers of attempts) {
     const res = await fetch(`${guarded.url}/metrics`, { headers });
     t.equal(res.status, 401, JSON.stringify(headers));

@@ -37,7 +37,11 @@ t.test('every operation has one declared tag', async (t) => {
     t.ok(declared.includes(tags[0]), `${tool.name}: tag ${tags[0]} is declared`);
   }
   const used = new Set(TOOLS.map((tool) => doc.paths[`/v1/${tool.name}`].post.tags[0]));
-  t.same(declared.filter((tag: string) => !used.has(tag)), [], 'no declared tag without an operation');
+  t.same(
+    declared.filter((tag: string) => !used.has(tag)),
+    [],
+    'no declared tag without an operation',
+  );
 });
 
 t.test('every operation answers each status of its refusals with the error schema, naming the codes', async (t) => {
@@ -45,13 +49,28 @@ t.test('every operation answers each status of its refusals with the error schem
     const { responses } = doc.paths[`/v1/${tool.name}`].post;
     const codes = refusalsOf(tool);
     const expected = [...new Set(codes.map((code) => String(statusOf(code))))].sort();
-    t.same(Object.keys(responses).filter((status) => status !== '200').sort(), expected, `${tool.name}: its statuses, no default`);
-    for (const status of ['400', '401', '403', '429', '500', '503']) t.ok(responses[status], `${tool.name} answers ${status}`);
+    t.same(
+      Object.keys(responses)
+        .filter((status) => status !== '200')
+        .sort(),
+      expected,
+      `${tool.name}: its statuses, no default`,
+    );
+    for (const status of ['400', '401', '403', '429', '500', '503'])
+      t.ok(responses[status], `${tool.name} answers ${status}`);
     for (const status of expected) {
       const response = responses[status];
-      t.same(response.content['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${tool.name} ${status}: error schema`);
+      t.same(
+        response.content['application/json'].schema,
+        { $ref: '#/components/schemas/Error' },
+        `${tool.name} ${status}: error schema`,
+      );
       const named = codes.filter((code) => String(statusOf(code)) === status);
-      t.same(response.description.match(/[a-z_]+(?=,|$)/g), named, `${tool.name} ${status}: « ${response.description} » names ${named.join(', ')}`);
+      t.same(
+        response.description.match(/[a-z_]+(?=,|$)/g),
+        named,
+        `${tool.name} ${status}: « ${response.description} » names ${named.join(', ')}`,
+      );
     }
   }
   t.match(doc.paths['/v1/send_email'].post.responses['429'].description, /rate_limited.*key_daily_cap.*queue_full/);
@@ -60,7 +79,11 @@ t.test('every operation answers each status of its refusals with the error schem
 t.test('the declared refusals: one entry per registered tool, common codes apart', async (t) => {
   t.same(Object.keys(REFUSALS).sort(), TOOLS.map((tool) => tool.name).sort());
   for (const [name, codes] of Object.entries(REFUSALS)) {
-    t.same(codes.filter((code) => COMMON_REFUSALS.includes(code) || code === 'space_unverified'), [], `${name}: no common code repeated`);
+    t.same(
+      codes.filter((code) => COMMON_REFUSALS.includes(code) || code === 'space_unverified'),
+      [],
+      `${name}: no common code repeated`,
+    );
     t.equal(new Set(codes).size, codes.length, `${name}: no code twice`);
   }
 });
@@ -72,25 +95,41 @@ const raisedSomewhere = (() => {
       .filter((file) => /\.(ts|lua)$/.test(file))
       .map((file) => join(dir, file)),
   );
-  const text = files.filter((file) => file !== join('src', 'errors.ts')).map(source).join('\n');
+  const text = files
+    .filter((file) => file !== join('src', 'errors.ts'))
+    .map(source)
+    .join('\n');
   return (code: ErrorCode) => new RegExp(`['"]${code}['"]`).test(text);
 })();
 
 t.test("the declared refusals cover the spec's errors.json tool lists (codes of planned tools apart)", async (t) => {
-  const { codes } = JSON.parse(source('test/fixtures/spec/errors.json')) as { codes: Record<string, { tools: string[] }> };
+  const { codes } = JSON.parse(source('docs/spec/errors.json')) as { codes: Record<string, { tools: string[] }> };
   for (const tool of TOOLS) {
     const declared = refusalsOf(tool);
     const spec = Object.entries(codes)
-      .filter(([code, { tools }]) => ERROR_CODES.includes(code as ErrorCode) && (tools.includes(tool.name) || tools.includes('*')))
+      .filter(
+        ([code, { tools }]) =>
+          ERROR_CODES.includes(code as ErrorCode) && (tools.includes(tool.name) || tools.includes('*')),
+      )
       .map(([code]) => code as ErrorCode)
       .filter(raisedSomewhere);
-    t.same(spec.filter((code) => !declared.includes(code)), [], `${tool.name} declares what errors.json says it raises`);
+    t.same(
+      spec.filter((code) => !declared.includes(code)),
+      [],
+      `${tool.name} declares what errors.json says it raises`,
+    );
   }
 });
 
 t.test("the declared refusals cover every code the tool's own file raises", async (t) => {
   for (const tool of TOOLS) {
-    const raised = [...source(`src/tools/${tool.name}.ts`).matchAll(/MailboxError\('([a-z_]+)'/g)].map((match) => match[1] as ErrorCode);
-    t.same(raised.filter((code) => !refusalsOf(tool).includes(code)), [], `${tool.name} declares what src/tools/${tool.name}.ts raises`);
+    const raised = [...source(`src/tools/${tool.name}.ts`).matchAll(/MailboxError\('([a-z_]+)'/g)].map(
+      (match) => match[1] as ErrorCode,
+    );
+    t.same(
+      raised.filter((code) => !refusalsOf(tool).includes(code)),
+      [],
+      `${tool.name} declares what src/tools/${tool.name}.ts raises`,
+    );
   }
 });

@@ -1,13 +1,14 @@
 /** Each permission opens exactly the tools that name it (registry-driven: new tools are covered too). */
 import t from 'tap';
-import { PERMISSIONS } from '../../src/records.js';
+import { PERMISSIONS } from '../../src/record-schemas.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startService } from '../helpers/service.js';
 
 const svc = await startService();
 const { apiKey } = await svc.space();
 const keyWith: Record<string, string> = {};
-for (const permission of PERMISSIONS) keyWith[permission] = (await svc.key(apiKey, { name: `seul-${permission}`, permissions: [permission] })).apiKey;
+for (const permission of PERMISSIONS)
+  keyWith[permission] = (await svc.key(apiKey, { name: `seul-${permission}`, permissions: [permission] })).apiKey;
 
 for (const tool of TOOLS) {
   t.test(tool.name, async (t) => {

@@ -17,11 +17,22 @@ t.test('get_settings tells the space, the key and the limits', async (t) => {
     approval_required: false,
     send_window: 'du lundi au vendredi, de 9 h à 18 h (heure de Paris), hors jours fériés',
     common_domain: svc.rt.config.commonDomain,
+    managed: false,
+    closes_at: null,
   });
-  t.same(res.body.key, { id: robot.keyId, name: 'robot', kind: 'key', permissions: ['read'], inbox_ids: null, daily_cap: 50, sent_today: 0 });
+  t.same(res.body.key, {
+    id: robot.keyId,
+    name: 'robot',
+    kind: 'key',
+    permissions: ['read'],
+    inbox_ids: null,
+    daily_cap: 50,
+    sent_today: 0,
+  });
   t.equal(res.body.limits.active_keys, 20);
   t.equal(res.body.limits.daily_cap_max, 10000);
   t.equal(res.body.mcp_url, `${svc.url}/mcp`);
+  t.equal(res.body.webhook, null, 'no webhook declared');
 });
 
 t.test('the window in words follows the configuration', async (t) => {
@@ -30,5 +41,8 @@ t.test('the window in words follows the configuration', async (t) => {
   t.equal((await svc.call(apiKey, 'get_settings')).body.space.send_window, 'à toute heure, tous les jours');
   const other = await startService({ env: { SEND_WINDOW: 'mon,wed 08:30-12:00 Europe/Paris' } });
   const space = await other.space();
-  t.equal((await other.call(space.apiKey, 'get_settings')).body.space.send_window, 'le lundi, mercredi, de 8 h 30 à 12 h (heure de Paris)');
+  t.equal(
+    (await other.call(space.apiKey, 'get_settings')).body.space.send_window,
+    'le lundi, mercredi, de 8 h 30 à 12 h (heure de Paris)',
+  );
 });

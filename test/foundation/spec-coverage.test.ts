@@ -1,25 +1,13 @@
-/** The spec's data files (shared/spec/*.json) against the code: error table, registry, parameters. */
-import { readFileSync, existsSync } from 'node:fs';
+/** The contract's data files (docs/spec/*.json) against the code: error table, registry, parameters. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { ERROR_CODES, statusOf } from '../../src/errors.js';
 import { ROOT } from '../../src/paths.js';
 import { toolByName } from '../../src/tools/index.js';
 
-/**
- * The spec beside the project (CI's layout, ../shared/spec) is the reference; a copy of its data files
- * lives in test/fixtures/spec so a clone anywhere runs this file too. Where both exist they must be
- * equal: a changed spec shows up here, not as a silently stale copy.
- */
-const SPEC_FILES = ['errors.json', 'tools.json', 'params.json'];
-const COPY_DIR = join(ROOT, 'test', 'fixtures', 'spec');
-const sharedDir = [join(ROOT, '..', 'shared', 'spec'), join(ROOT, 'shared', 'spec')].find((dir) => existsSync(dir));
-const specDir = sharedDir ?? COPY_DIR;
+const specDir = join(ROOT, 'docs', 'spec');
 const load = (name: string) => JSON.parse(readFileSync(join(specDir, name), 'utf8'));
-
-t.test('the copy of the spec data files is the spec beside the project', { skip: sharedDir ? false : 'no shared/spec beside this clone: the copy is used' }, async (t) => {
-  for (const name of SPEC_FILES) t.equal(readFileSync(join(COPY_DIR, name), 'utf8'), readFileSync(join(sharedDir!, name), 'utf8'), `test/fixtures/spec/${name}`);
-});
 
 t.test('every error code of the spec is in the one table, with its status', async (t) => {
   const { codes } = load('errors.json') as { codes: Record<string, { http: number | number[] }> };
@@ -45,7 +33,9 @@ const PERMISSION_WORDS: Record<string, string[] | 'any'> = {
 };
 
 t.test('registered tools carry the permission and verified flag of the spec', async (t) => {
-  const { tools } = load('tools.json') as { tools: Record<string, { permission?: string; verified_required?: boolean; specified: boolean }> };
+  const { tools } = load('tools.json') as {
+    tools: Record<string, { permission?: string; verified_required?: boolean; specified: boolean }>;
+  };
   for (const [name, spec] of Object.entries(tools)) {
     const tool = toolByName.get(name);
     if (!tool) {

@@ -78,21 +78,43 @@ async function startHostServer(): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
+/** A host that hands the app its tool results without `structuredContent`, as some do (docs/workspace.md). */
+const withoutStructured = <R extends Record<string, unknown>>(result: R): R => {
+  const { structuredContent: _dropped, ...rest } = result;
+  return rest as R;
+};
+
 /**
  * Opens the host in `page`, wired to `client`, then shows the app of `tool` called with `args`: the
- * tool's result and its `_meta.ui.resourceUri` resource read over MCP, as a host does.
+ * tool's result and its `_meta.ui.resourceUri` resource read over MCP, as a host does. `stripStructured`:
+ * the host drops `structuredContent` from every result it gives the app.
  */
-export async function hostApp(page: Page, client: Client, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function hostApp(
+  page: Page,
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  options: { stripStructured?: boolean } = {},
+): Promise<Record<string, unknown>> {
   const base = await startHostServer();
-  await page.exposeFunction('hostCallTool', (params: { name: string; arguments?: Record<string, unknown> }) => client.callTool(params));
+  const handed = (result: Record<string, unknown>) => (options.stripStructured ? withoutStructured(result) : result);
+  await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) =>
+    handed(await client.callTool(params)),
+  );
   await page.goto(`${base}/host.html`);
   await page.waitForFunction(() => (window as unknown as { hostReady?: boolean }).hostReady === true);
   const { tools } = await client.listTools();
-  const uri = (tools.find((candidate) => candidate.name === tool)?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
+  const uri = (
+    tools.find((candidate) => candidate.name === tool)?._meta as { ui?: { resourceUri?: string } } | undefined
+  )?.ui?.resourceUri;
   if (!uri) throw new Error(`${tool} has no _meta.ui.resourceUri`);
   const resource = await client.readResource({ uri });
   const html = (resource.contents[0] as { text: string }).text;
   const result = await client.callTool({ name: tool, arguments: args });
-  await page.evaluate((input) => (window as unknown as { renderApp(i: unknown): Promise<void> }).renderApp(input), { html, toolInput: args, toolResult: result });
+  await page.evaluate((input) => (window as unknown as { renderApp(i: unknown): Promise<void> }).renderApp(input), {
+    html,
+    toolInput: args,
+    toolResult: handed(result),
+  });
   return result.structuredContent as Record<string, unknown>;
 }

@@ -27,10 +27,21 @@ function startS3(): Promise<void> {
     // Loaded here, not at the top: s3rver and its koa cost a third of a second of CPU in each test process.
     const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
     const directory = mkdtempSync(join(tmpdir(), 'mbx-s3-'));
-    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: BUCKET }],
+    });
     const { port } = await server.run();
     // The adapter reads the usual AWS variables (src/blobs/s3.ts).
-    Object.assign(process.env, { AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' });
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_REGION: 'us-east-1',
+    });
     t.teardown(async () => {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

@@ -12,7 +12,11 @@ export async function cli(...argv: string[]): Promise<{ code: number; out: strin
 }
 
 /** `mailbox <argv>` in-process with this environment: its exit code, the lines it printed, its errors. */
-export async function runCollecting(argv: string[], env: Record<string, string>, signal?: AbortSignal): Promise<{ code: number; lines: string[]; err: string }> {
+export async function runCollecting(
+  argv: string[],
+  env: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<{ code: number; lines: string[]; err: string }> {
   const lines: string[] = [];
   const err: string[] = [];
   const code = await runCli(argv, { env, out: (l) => lines.push(l), err: (l) => err.push(l), signal });

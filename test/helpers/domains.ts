@@ -25,6 +25,7 @@ export async function verifiedDomain(svc: TestService, apiKey: string, domain = 
   const added = await addDomain(svc, apiKey, domain);
   svc.dns.publish(added.records);
   const res = await svc.call(apiKey, 'verify_domain', { domain: added.domain });
-  if (res.status !== 200 || res.body.status !== 'verified') throw new Error(`verify_domain failed: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || res.body.status !== 'verified')
+    throw new Error(`verify_domain failed: ${JSON.stringify(res.body)}`);
   return added;
 }

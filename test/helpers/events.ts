@@ -9,7 +9,8 @@ export const streamEnvelopes = async (rt: Runtime, spaceId: string): Promise<Env
 
 /** Every journal line of a space, newest first, as list_events reads them (the stored lines are compact). */
 export const journalLines = async (rt: Runtime, spaceId: string): Promise<StoredLine[]> =>
-  (await readJournal(rt, spaceId, { ref: '*', from: null, to: null, before: null, limit: 10_000, visible: () => true })).lines;
+  (await readJournal(rt, spaceId, { ref: '*', from: null, to: null, before: null, limit: 10_000, visible: () => true }))
+    .lines;
 
 /**
  * Every entry of a space's journal index as `<prefix><line id body>`, from the lists' buckets
@@ -22,7 +23,8 @@ export async function journalIndexEntries(rt: Runtime, spaceId: string): Promise
     const sealed = /^(.*)#\d+$/.exec(field);
     const bar = value.indexOf('|');
     const bodies = sealed ? value.slice(20) : value.slice(bar + 1 + (Number(value.slice(0, bar)) > 0 ? 20 : 0));
-    for (let at = 0; at < bodies.length; at += 20) entries.push(`${sealed ? sealed[1] : field}${bodies.slice(at, at + 20)}`);
+    for (let at = 0; at < bodies.length; at += 20)
+      entries.push(`${sealed ? sealed[1] : field}${bodies.slice(at, at + 20)}`);
   }
   return entries.sort();
 }

@@ -47,19 +47,35 @@ async function someInbox(ctx: ExampleContext, status: 'active' | 'suspended'): P
 async function selfSendArgs(ctx: ExampleContext, extra: Record<string, unknown> = {}) {
   const inboxId = await someInbox(ctx, 'active');
   const { inbox } = await succeed(ctx.svc, ctx.apiKey, 'inbox_status', { inbox_id: inboxId });
-  return { inbox_id: inboxId, to: inbox.address, subject: 'Essai', text: 'Bonjour,\nun essai. {{unsubscribe_url}}', test: true, ...extra };
+  return {
+    inbox_id: inboxId,
+    to: inbox.address,
+    subject: 'Essai',
+    text: 'Bonjour,\nun essai. {{unsubscribe_url}}',
+    test: true,
+    ...extra,
+  };
 }
 
 const selfSend = async (ctx: ExampleContext, extra: Record<string, unknown> = {}) =>
-  (await succeed(ctx.svc, ctx.apiKey, 'send_email', await selfSendArgs(ctx, extra))) as { message: { id: string; revision: string }; thread: { id: string } };
+  (await succeed(ctx.svc, ctx.apiKey, 'send_email', await selfSendArgs(ctx, extra))) as {
+    message: { id: string; revision: string };
+    thread: { id: string };
+  };
 
 const newDomain = async ({ svc, apiKey }: ExampleContext) =>
-  (await succeed(svc, apiKey, 'add_domain', { domain: `${unique('exemple')}.test` })) as { domain: string; records: { type: string; name: string; value: string }[] };
+  (await succeed(svc, apiKey, 'add_domain', { domain: `${unique('exemple')}.test` })) as {
+    domain: string;
+    records: { type: string; name: string; value: string }[];
+  };
 
 export const EXAMPLES: Record<string, Example> = {
   create_key: async () => ({ name: 'exemple', permissions: ['read'], daily_cap: 10 }),
   list_keys: async () => ({}),
-  revoke_key: async ({ svc, apiKey }) => ({ key_id: (await svc.key(apiKey, { name: 'à révoquer' })).keyId, confirm: true }),
+  revoke_key: async ({ svc, apiKey }) => ({
+    key_id: (await svc.key(apiKey, { name: 'à révoquer' })).keyId,
+    confirm: true,
+  }),
   get_settings: async () => ({}),
   list_events: async () => ({ limit: 5 }),
   create_inbox: async () => ({ username: unique('exemple'), display_name: 'Agent exemple' }),
@@ -90,11 +106,34 @@ export const EXAMPLES: Record<string, Example> = {
   get_attachment: async (ctx) => {
     const inboxId = await someInbox(ctx, 'active');
     const { inbox } = await succeed(ctx.svc, ctx.apiKey, 'inbox_status', { inbox_id: inboxId });
-    const { message_id } = await receiveInbound(ctx.svc.rt, ctx.spaceId, { id: inboxId, address: inbox.address }, {
-      from: 'client@exemple.fr', from_name: 'Client', reply_to: '', subject: 'Commande', text: 'Ci-joint.', html: '', message_id_header: '',
-      in_reply_to: '', references: [], automatic: false, auth_results: {}, source: null,
-      attachments: [{ filename: 'commande.csv', content_type: 'text/csv', content: Buffer.from('ref;qte\nA;2\n'), inline: false, content_id: null }],
-    });
+    const { message_id } = await receiveInbound(
+      ctx.svc.rt,
+      ctx.spaceId,
+      { id: inboxId, address: inbox.address },
+      {
+        from: 'client@exemple.fr',
+        from_name: 'Client',
+        reply_to: '',
+        subject: 'Commande',
+        text: 'Ci-joint.',
+        html: '',
+        message_id_header: '',
+        in_reply_to: '',
+        references: [],
+        automatic: false,
+        auth_results: {},
+        source: null,
+        attachments: [
+          {
+            filename: 'commande.csv',
+            content_type: 'text/csv',
+            content: Buffer.from('ref;qte\nA;2\n'),
+            inline: false,
+            content_id: null,
+          },
+        ],
+      },
+    );
     const { attachments } = await succeed(ctx.svc, ctx.apiKey, 'get_message', { message_id });
     return { message_id, attachment_id: attachments[0].id };
   },
@@ -104,10 +143,18 @@ export const EXAMPLES: Record<string, Example> = {
     return { message_id: message.id, revision: message.revision };
   },
   list_drafts: async () => ({ limit: 5 }),
-  update_draft: async (ctx) => ({ message_id: (await selfSend(ctx, { requires_approval: true })).message.id, subject: 'Objet corrigé' }),
+  update_draft: async (ctx) => ({
+    message_id: (await selfSend(ctx, { requires_approval: true })).message.id,
+    subject: 'Objet corrigé',
+  }),
   list_threads: async () => ({ limit: 5 }),
   get_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id }),
-  classify_thread: async (ctx) => ({ thread_id: (await selfSend(ctx)).thread.id, labels: ['exemple'], archived: false, read: true }),
+  classify_thread: async (ctx) => ({
+    thread_id: (await selfSend(ctx)).thread.id,
+    labels: ['exemple'],
+    archived: false,
+    read: true,
+  }),
   // Codes are 60 s apart and 5 a day: the record of sends is moved aside so the example can run again.
   attach_human: async ({ svc, spaceId }) => {
     await svc.rt.redis.del(spaceKeys(spaceId).codeSends);
@@ -145,14 +192,26 @@ export const EXAMPLES: Record<string, Example> = {
     return { value };
   },
   // Receive blocks of made-up domains: no other example sends from them.
-  add_filter: async (ctx) => ({ inbox_id: await someInbox(ctx, 'active'), direction: 'receive', action: 'block', value: '.bloque.test' }),
+  add_filter: async (ctx) => ({
+    inbox_id: await someInbox(ctx, 'active'),
+    direction: 'receive',
+    action: 'block',
+    value: '.bloque.test',
+  }),
   list_filters: async () => ({}),
   remove_filter: async ({ svc, apiKey }) => {
-    const { filter } = await succeed(svc, apiKey, 'add_filter', { direction: 'receive', action: 'block', value: `${unique('retire')}.test` });
+    const { filter } = await succeed(svc, apiKey, 'add_filter', {
+      direction: 'receive',
+      action: 'block',
+      value: `${unique('retire')}.test`,
+    });
     return { filter_id: (filter as { id: string }).id };
   },
   open_workspace: async () => ({ page: 'valider' }),
-  navigate_workspace: async ({ svc, apiKey }) => ({ instance_id: (await succeed(svc, apiKey, 'open_workspace', {})).instance_id, page: 'fils' }),
+  navigate_workspace: async ({ svc, apiKey }) => ({
+    instance_id: (await succeed(svc, apiKey, 'open_workspace', {})).instance_id,
+    page: 'fils',
+  }),
   // The barrier answers at once: the example does not wait the 18 seconds of a quiet instance.
   workspace_events: async ({ svc, apiKey }) => ({
     instance_id: (await succeed(svc, apiKey, 'open_workspace', {})).instance_id,
@@ -165,7 +224,10 @@ export const EXAMPLES: Record<string, Example> = {
     return { query: 'essai', limit: 5 };
   },
   create_audience: async () => ({ name: unique('audience') }),
-  add_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), contacts: [{ email: `${unique('contact')}@exemple.test`, name: 'Léa Martin', fields: { ville: 'Lyon' } }] }),
+  add_contacts: async (ctx) => ({
+    audience_id: await someAudience(ctx),
+    contacts: [{ email: `${unique('contact')}@exemple.test`, name: 'Léa Martin', fields: { ville: 'Lyon' } }],
+  }),
   remove_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), emails: ['absent@exemple.test'] }),
   list_audiences: async () => ({}),
   list_contacts: async (ctx) => ({ audience_id: await someAudience(ctx), limit: 10 }),
@@ -179,7 +241,12 @@ export const EXAMPLES: Record<string, Example> = {
   },
   list_campaigns: async () => ({}),
   campaign_status: async (ctx) => ({ campaign_id: await newCampaign(ctx) }),
-  delete_audience: async ({ svc, apiKey }) => ({ audience_id: ((await succeed(svc, apiKey, 'create_audience', { name: unique('jetable') })).audience as { id: string }).id, confirm: true }),
+  delete_audience: async ({ svc, apiKey }) => ({
+    audience_id: (
+      (await succeed(svc, apiKey, 'create_audience', { name: unique('jetable') })).audience as { id: string }
+    ).id,
+    confirm: true,
+  }),
 };
 
 /** An inbox of a verified domain of the space (a campaign writes first), made once. */
@@ -188,12 +255,18 @@ async function campaignInbox(ctx: ExampleContext): Promise<string> {
   const found = (items as { id: string; address: string }[]).find((inbox) => inbox.address.startsWith('campagne@'));
   if (found) return found.id;
   const { domain } = await verifiedDomain(ctx.svc, ctx.apiKey);
-  return (await succeed(ctx.svc, ctx.apiKey, 'create_inbox', { username: 'campagne', domain, display_name: 'Campagne' })).id;
+  return (
+    await succeed(ctx.svc, ctx.apiKey, 'create_inbox', { username: 'campagne', domain, display_name: 'Campagne' })
+  ).id;
 }
 
 const campaignArgs = async (ctx: ExampleContext) => ({
-  name: unique('campagne'), audience_id: await someAudience(ctx), inbox_ids: [await campaignInbox(ctx)], subject: 'Bonjour {{name}}',
-  text: 'Bonjour {{name}},\nune proposition. {{unsubscribe_url}}', follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer.' }],
+  name: unique('campagne'),
+  audience_id: await someAudience(ctx),
+  inbox_ids: [await campaignInbox(ctx)],
+  subject: 'Bonjour {{name}}',
+  text: 'Bonjour {{name}},\nune proposition. {{unsubscribe_url}}',
+  follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer.' }],
 });
 
 const newCampaign = async (ctx: ExampleContext): Promise<string> =>
@@ -206,7 +279,10 @@ async function someAudience({ svc, apiKey }: ExampleContext): Promise<string> {
   if (found) return found.id;
   const { audience } = await succeed(svc, apiKey, 'create_audience', { name: 'exemples' });
   const id = (audience as { id: string }).id;
-  await succeed(svc, apiKey, 'add_contacts', { audience_id: id, contacts: [{ email: 'lea@exemple.test', name: 'Léa' }] });
+  await succeed(svc, apiKey, 'add_contacts', {
+    audience_id: id,
+    contacts: [{ email: 'lea@exemple.test', name: 'Léa' }],
+  });
   return id;
 }
 

@@ -10,7 +10,11 @@ import { startHttp } from '../../src/http/server.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime } from '../../src/runtime.js';
 
-const rt = composeRuntime(createRuntime(loadConfig({ ...process.env, LOG_LEVEL: 'error', PORT: '0' }), { redis: createRedis(JSON.parse(process.env.MBX_TEST_REDIS!)) }));
+const rt = composeRuntime(
+  createRuntime(loadConfig({ ...process.env, LOG_LEVEL: 'error', PORT: '0' }), {
+    redis: createRedis(JSON.parse(process.env.MBX_TEST_REDIS!)),
+  }),
+);
 const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
 process.stdout.write(`http://127.0.0.1:${http.port}\n`);
 process.stdin.resume();

@@ -17,7 +17,14 @@ export interface Inbound {
 
 export async function startInbound(svc: TestService): Promise<Inbound> {
   const smtp = await startSmtp(svc.rt, { port: 0, host: '127.0.0.1' });
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true, pool: true, maxConnections: 4 });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 4,
+  });
   t.teardown(async () => {
     transport.close();
     await smtp.close();
@@ -43,7 +50,7 @@ export async function rawSession(port: number, localAddress = '127.0.0.1') {
   const unclaimed: string[] = [];
   socket.on('data', (chunk: string) => {
     buffered += chunk;
-    for (let end; (end = buffered.indexOf('\r\n')) >= 0; ) {
+    for (let end; (end = buffered.indexOf('\r\n')) >= 0;) {
       const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 2);
       if (line[3] === '-') continue;
@@ -61,4 +68,14 @@ export async function rawSession(port: number, localAddress = '127.0.0.1') {
     });
   const greeting = await say();
   return { say, greeting, closed, write: (bytes: string) => socket.writable && socket.write(bytes) };
+}
+
+/** A raw session of `port` at DATA for `to`, from `from`: what it says next is the message. */
+export async function atData(port: number, to: string, from = 'expediteur@client.test') {
+  const session = await rawSession(port);
+  await session.say('EHLO client.test');
+  await session.say(`MAIL FROM:<${from}>`);
+  await session.say(`RCPT TO:<${to}>`);
+  t.match(await session.say('DATA'), /^354 /);
+  return session;
 }

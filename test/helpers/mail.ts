@@ -28,6 +28,8 @@ export function outgoing(rt: Runtime, parts: MailParts, overrides: Partial<Outgo
     messageIdHeader: `<${id}@${parts.domain}>`,
     from: { address: `ventes@${parts.domain}`, name: 'Équipe Ventes' },
     to: { address: to, name: 'Marie Curie' },
+    cc: [],
+    bcc: [],
     replyTo: null,
     subject: 'Proposition de rendez-vous',
     text: 'Bonjour Marie,\n\nÊtes-vous disponible jeudi ?\n',
@@ -43,13 +45,18 @@ export function outgoing(rt: Runtime, parts: MailParts, overrides: Partial<Outgo
 }
 
 /** The same runtime (Redis, clock, ids) with other settings: one service, several transports. */
-export const withConfig = (rt: Runtime, config: Partial<Config>): Runtime => ({ ...rt, config: { ...rt.config, ...config } });
+export const withConfig = (rt: Runtime, config: Partial<Config>): Runtime => ({
+  ...rt,
+  config: { ...rt.config, ...config },
+});
 
 /** DKIM verification of a received message, its keys read from the test DNS server. */
 export async function verifyDkim(dns: TestDns, raw: Buffer) {
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  const result = await dkimVerify(raw, { resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]> });
+  const result = await dkimVerify(raw, {
+    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
+  });
   return result.results;
 }
 
@@ -59,14 +66,21 @@ export function headerLines(raw: Buffer): { name: string; value: string }[] {
   return head
     .replace(/\r?\n[ \t]+/g, ' ')
     .split(/\r?\n/)
-    .map((line) => ({ name: line.slice(0, line.indexOf(':')).toLowerCase(), value: line.slice(line.indexOf(':') + 1).trim() }));
+    .map((line) => ({
+      name: line.slice(0, line.indexOf(':')).toLowerCase(),
+      value: line.slice(line.indexOf(':') + 1).trim(),
+    }));
 }
 
-export const header = (raw: Buffer, name: string): string | undefined => headerLines(raw).find((h) => h.name === name)?.value;
+export const header = (raw: Buffer, name: string): string | undefined =>
+  headerLines(raw).find((h) => h.name === name)?.value;
 
 /** The `h=` tag of the message's DKIM-Signature: the header fields the signature covers. */
 export function signedHeaders(raw: Buffer): string[] {
   const signature = header(raw, 'dkim-signature') ?? '';
   const tag = /(?:^|;)\s*h=([^;]+)/.exec(signature)?.[1] ?? '';
-  return tag.split(':').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  return tag
+    .split(':')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
 }

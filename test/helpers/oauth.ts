@@ -9,7 +9,11 @@ import { createServer } from 'node:https';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import t from 'tap';
 import type { TestService } from './service.js';
 import { signIn } from './signin.js';
@@ -35,7 +39,13 @@ export class MemoryProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [TEST_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return {
+      client_name: this.name,
+      redirect_uris: [TEST_REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
   }
 
   clientInformation() {
@@ -68,12 +78,16 @@ export class MemoryProvider implements OAuthClientProvider {
 }
 
 const unescapeHtml = (text: string): string =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!,
+  );
 
 /** The hidden fields of the page's form, as a browser would submit them. */
 export function hiddenFieldsOf(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[unescapeHtml(match[1]!)] = unescapeHtml(match[2]!);
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[unescapeHtml(match[1]!)] = unescapeHtml(match[2]!);
   return fields;
 }
 
@@ -87,12 +101,18 @@ export interface ConsentOutcome {
  * The human's part: opens the authorization URL (signed out: the sign-in page comes first and leads
  * back), reads the consent form, and submits `choice` (`decision`, `permission`, `inbox` fields).
  */
-export async function consent(svc: TestService, authorizationUrl: URL, human: { email: string; cookie?: string }, choice: [string, string][]): Promise<ConsentOutcome & { cookie: string }> {
+export async function consent(
+  svc: TestService,
+  authorizationUrl: URL,
+  human: { email: string; cookie?: string },
+  choice: [string, string][],
+): Promise<ConsentOutcome & { cookie: string }> {
   let cookie = human.cookie;
   if (!cookie) {
     const first = await fetch(authorizationUrl, { redirect: 'manual' });
     const signInPage = first.headers.get('location');
-    if (first.status !== 303 || !signInPage?.startsWith('/signin?next=')) throw new Error(`expected the sign-in first, got ${first.status} ${signInPage}`);
+    if (first.status !== 303 || !signInPage?.startsWith('/signin?next='))
+      throw new Error(`expected the sign-in first, got ${first.status} ${signInPage}`);
     cookie = await signIn(svc, human.email);
   }
   const page = await fetch(authorizationUrl, { headers: { cookie }, redirect: 'manual' });
@@ -130,7 +150,10 @@ export async function connectByOAuth(
       if (error.name !== 'UnauthorizedError' && !/Unauthorized/.test(error.message)) throw error;
     },
   );
-  const choice: [string, string][] = [['decision', 'allow'], ...(options.permissions ?? ['send', 'read']).map((p): [string, string] => ['permission', p])];
+  const choice: [string, string][] = [
+    ['decision', 'allow'],
+    ...(options.permissions ?? ['send', 'read']).map((p): [string, string] => ['permission', p]),
+  ];
   const outcome = await consent(svc, provider.authorizationUrl!, { email, cookie: options.cookie }, choice);
   const code = new URL(outcome.location ?? 'http://x/').searchParams.get('code');
   if (!code) throw new Error(`no code: ${outcome.status} ${outcome.location} ${outcome.text}`);
@@ -141,15 +164,20 @@ export async function connectByOAuth(
   return { client: connected, provider, transport, cookie: outcome.cookie };
 }
 
-
 /**
  * Where a test publishes a Client ID Metadata Document: https on loopback with a certificate of its
  * own, which the service trusts through the webhook guard's test switches (`env` below).
  */
-export async function startDocumentServer(): Promise<{ url: string; env: Record<string, string>; serve(body: string): void }> {
+export async function startDocumentServer(): Promise<{
+  url: string;
+  env: Record<string, string>;
+  serve(body: string): void;
+}> {
   const certificate = makeCertificate();
   let body = '{}';
-  const server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+  const server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
     server.close();

@@ -14,7 +14,10 @@ export interface Sender {
 }
 
 export async function sender(svc: TestService, options: { plan?: string; human?: string } = {}): Promise<Sender> {
-  const { spaceId, apiKey } = await svc.space({ plan: options.plan ?? 'pro', human: options.human ?? 'humain@exemple.fr' });
+  const { spaceId, apiKey } = await svc.space({
+    plan: options.plan ?? 'pro',
+    human: options.human ?? 'humain@exemple.fr',
+  });
   const { domain } = await verifiedDomain(svc, apiKey);
   const res = await svc.call(apiKey, 'create_inbox', { username: 'ventes', domain, display_name: 'Équipe ventes' });
   if (res.status !== 200) throw new Error(`create_inbox failed: ${JSON.stringify(res.body)}`);
@@ -25,7 +28,13 @@ export const recipient = (label = 'client'): string => `${label}-${randomBytes(3
 
 /** A send_email from the sender's inbox to a new recipient; `body` overrides or adds parameters. */
 export const send = (svc: TestService, s: Sender, body: Record<string, unknown> = {}) =>
-  svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Bonjour', text: 'Bonjour,\nune proposition.', ...body });
+  svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient(),
+    subject: 'Bonjour',
+    text: 'Bonjour,\nune proposition.',
+    ...body,
+  });
 
 /**
  * Everything a send, an approval or a cancellation writes about the sender's inbox and space: counters,
@@ -35,19 +44,20 @@ export const send = (svc: TestService, s: Sender, body: Record<string, unknown> 
 export async function inboxState(svc: TestService, s: Sender) {
   const keys = spaceKeys(s.spaceId);
   const r = svc.rt.redis;
-  const [counters, drafts, inboxDrafts, queue, inboxQueue, slots, recipients, threads, journal, events, keySent] = await Promise.all([
-    r.hmget(keys.inbox(s.inboxId), 'drafts', 'queued'),
-    r.zrange(keys.drafts, '0', '-1'),
-    r.zrange(keys.inboxDrafts(s.inboxId), '0', '-1'),
-    r.zrange(keys.queue, '0', '-1'),
-    r.zrange(keys.inboxQueue(s.inboxId), '0', '-1'),
-    r.hgetall(keys.inboxSlots(s.inboxId)),
-    r.hgetall(keys.inboxRecipients(s.inboxId)),
-    r.zrange(keys.threads, '0', '-1'),
-    r.hlen(keys.journal),
-    r.xlen(keys.events),
-    r.hgetall(keys.keySentOn(parisDay(svc.clock.now()))),
-  ]);
+  const [counters, drafts, inboxDrafts, queue, inboxQueue, slots, recipients, threads, journal, events, keySent] =
+    await Promise.all([
+      r.hmget(keys.inbox(s.inboxId), 'drafts', 'queued'),
+      r.zrange(keys.drafts, '0', '-1'),
+      r.zrange(keys.inboxDrafts(s.inboxId), '0', '-1'),
+      r.zrange(keys.queue, '0', '-1'),
+      r.zrange(keys.inboxQueue(s.inboxId), '0', '-1'),
+      r.hgetall(keys.inboxSlots(s.inboxId)),
+      r.hgetall(keys.inboxRecipients(s.inboxId)),
+      r.zrange(keys.threads, '0', '-1'),
+      r.hlen(keys.journal),
+      r.xlen(keys.events),
+      r.hgetall(keys.keySentOn(parisDay(svc.clock.now()))),
+    ]);
   return {
     drafts: Number(counters[0] ?? 0),
     queued: Number(counters[1] ?? 0),

@@ -1,6 +1,6 @@
 /**
  * A process storing one received message that dies (SIGKILL, no cleanup) right after its first blob
- * write, before the script that writes the record: the crash case of decisions.md 10. Run with the
+ * write, before the script that writes the record: the crash case of docs/contract.md, Decision 10. Run with the
  * test process's own execArgv, so TypeScript loads the same way.
  */
 import { receiveInbound } from '../../actors/inbound.js';
@@ -23,9 +23,32 @@ rt.ports.blobs = {
     return stored;
   },
 };
-await receiveInbound(rt, env.CHILD_SPACE!, { id: env.CHILD_INBOX!, address: env.CHILD_ADDRESS! }, {
-  from: 'marie@destinataire.test', from_name: 'Marie', reply_to: '', subject: 'Jamais écrit', text: 'Ci-joint.', html: '', message_id_header: '',
-  in_reply_to: '', references: [], automatic: false, auth_results: {}, source: null,
-  attachments: [{ filename: 'orphelin.csv', content_type: 'text/csv', content: Buffer.from(env.CHILD_CONTENT!), inline: false, content_id: null }],
-});
+await receiveInbound(
+  rt,
+  env.CHILD_SPACE!,
+  { id: env.CHILD_INBOX!, address: env.CHILD_ADDRESS! },
+  {
+    from: 'marie@destinataire.test',
+    from_name: 'Marie',
+    reply_to: '',
+    subject: 'Jamais écrit',
+    text: 'Ci-joint.',
+    html: '',
+    message_id_header: '',
+    in_reply_to: '',
+    references: [],
+    automatic: false,
+    auth_results: {},
+    source: null,
+    attachments: [
+      {
+        filename: 'orphelin.csv',
+        content_type: 'text/csv',
+        content: Buffer.from(env.CHILD_CONTENT!),
+        inline: false,
+        content_id: null,
+      },
+    ],
+  },
+);
 process.exit(0);

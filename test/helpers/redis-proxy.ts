@@ -28,7 +28,9 @@ export async function startRedisProxy(upstream: RedisTarget): Promise<RedisProxy
   const open = new Set<Socket>();
 
   const server = createServer((client) => {
-    const redis = upstreamUrl.startsWith('redis://') ? connect(Number(new URL(upstreamUrl).port), '127.0.0.1') : connect(upstreamUrl.replace(/^unix:\/\//, ''));
+    const redis = upstreamUrl.startsWith('redis://')
+      ? connect(Number(new URL(upstreamUrl).port), '127.0.0.1')
+      : connect(upstreamUrl.replace(/^unix:\/\//, ''));
     open.add(client).add(redis);
     // Set when this connection forwarded the armed command: its next reply is the one to lose.
     let losing = false;

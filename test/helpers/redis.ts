@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createRedis, type RedisTarget } from '../../src/redis/connect.js';
 import { startLocalRedis } from '../../src/redis/local.js';
+import { markFreshStore } from '../../src/storage/format.js';
 
 let target: Promise<RedisTarget> | null = null;
 
@@ -32,9 +33,24 @@ async function fileRedis(): Promise<RedisTarget> {
   return { url: local.url };
 }
 
+/**
+ * A test's store is marked at today's format before anything writes to it, as a fresh store's first
+ * process marks it (src/storage/format.ts): a space the test makes in-process does not make it look
+ * older to the `mailbox` commands it runs next.
+ */
+async function markedFresh(target: RedisTarget): Promise<RedisTarget> {
+  const client = createRedis(target);
+  try {
+    await markFreshStore(client);
+  } finally {
+    client.disconnect();
+  }
+  return target;
+}
+
 /** Where this test file's Redis is. */
 export function testRedisTarget(): Promise<RedisTarget> {
-  target ??= clusterMode() ? Promise.resolve(clusterTarget()) : fileRedis();
+  target ??= (clusterMode() ? Promise.resolve(clusterTarget()) : fileRedis()).then(markedFresh);
   return target;
 }
 

@@ -51,12 +51,14 @@ export interface ServiceOptions {
 }
 
 /** `call` of a service at `url`: POST /v1/<tool> with the key as bearer. */
-export const toolCaller = (url: string): TestService['call'] => async (key, tool, body = {}) => {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (key) headers.authorization = `Bearer ${key}`;
-  const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json(), headers: response.headers };
-};
+export const toolCaller =
+  (url: string): TestService['call'] =>
+  async (key, tool, body = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const response = await fetch(`${url}/v1/${tool}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: response.status, body: await response.json(), headers: response.headers };
+  };
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const target = options.redis ?? (await testRedisTarget());
@@ -65,13 +67,32 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const webhookIndex = `wh-${randomBytes(4).toString('hex')}`;
   // Its own workspace counters too (the 64 waits of the service): a file's test sees only its own.
   const workspaceIndex = `ws-${randomBytes(4).toString('hex')}`;
+  // Its own anonymous budgets and pending registrations too; every test's requests come from 127.0.0.1,
+  // so the budgets are wide unless a file sets its own (test/connections/anonymous-*.test.ts).
+  const anonymousIndex = `anon-${randomBytes(4).toString('hex')}`;
+  const wide = '100000/h,1000000/h';
   // HTTP_ENGINE from the environment: `npm run test:node-engine` runs the HTTP files on node:http.
   const config: Config = loadConfig({
-    LOG_LEVEL: 'error', PORT: '0', DNS_SERVERS: dns.address, WEBHOOK_INDEX: webhookIndex, WORKSPACE_INDEX: workspaceIndex, HTTP_ENGINE: process.env.HTTP_ENGINE ?? '',
-    ...(await blobStoreEnv()), ...options.env,
+    // SHARED_READ_MS: a loaded machine's slow answer must not pass for a failing node (tests that want one set it).
+    LOG_LEVEL: 'error',
+    PORT: '0',
+    SHARED_READ_MS: '2000',
+    DNS_SERVERS: dns.address,
+    WEBHOOK_INDEX: webhookIndex,
+    WORKSPACE_INDEX: workspaceIndex,
+    HTTP_ENGINE: process.env.HTTP_ENGINE ?? '',
+    ANONYMOUS_INDEX: anonymousIndex,
+    RATE_LIMIT_REGISTER: wide,
+    RATE_LIMIT_AUTHORIZE: wide,
+    RATE_LIMIT_TOKEN: wide,
+    RATE_LIMIT_SIGNIN: wide,
+    ...(await blobStoreEnv()),
+    ...options.env,
   });
   const clock = options.clock ?? systemClock;
-  const rt = composeRuntime(createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }));
+  const rt = composeRuntime(
+    createRuntime(config, { clock, redis: createRedis(target), log: createLogger(config.logLevel) }),
+  );
   const http = await startHttp(rt, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${http.port}`;
   rt.config.baseUrl = url;
@@ -84,7 +105,12 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     dns,
     call: toolCaller(url),
     async space(spaceOptions = {}) {
-      const created = await createSpace(rt, { human: 'humain@exemple.fr', verified: true, plan: 'starter', ...spaceOptions });
+      const created = await createSpace(rt, {
+        human: 'humain@exemple.fr',
+        verified: true,
+        plan: 'starter',
+        ...spaceOptions,
+      });
       return { spaceId: created.space_id, apiKey: created.api_key, keyId: created.key_id };
     },
     async key(adminKey, body) {

@@ -14,7 +14,10 @@ export interface SocketClient {
 
 /** `base` is the front end's http:// URL; `key` goes on the upgrade as a bearer when given. */
 export async function openSocket(base: string, key?: string): Promise<SocketClient> {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/events/ws`, key === undefined ? {} : { headers: { authorization: `Bearer ${key}` } });
+  const ws = new WebSocket(
+    `${base.replace(/^http/, 'ws')}/v1/events/ws`,
+    key === undefined ? {} : { headers: { authorization: `Bearer ${key}` } },
+  );
   const queued: any[] = [];
   let waiting: { resolve: (m: any) => void; reject: (e: Error) => void } | null = null;
   let ended: Error | null = null;

@@ -25,11 +25,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     fake.requests.push({ method: req.method!, path: req.url!, body, authorization: req.headers.authorization });
-    const answer = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    const answer = (status: number, json: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
     if (fake.failing) return answer(500, { error: { message: 'indisponible' } });
-    if (req.method === 'POST' && req.url === '/v1/checkout/sessions') return answer(200, { id: 'cs_test_1', url: 'https://checkout.stripe.test/c/pay/cs_test_1' });
-    if (req.method === 'GET' && req.url!.startsWith('/v1/subscriptions/search')) return answer(200, { data: fake.subscriptions.map((id) => ({ id })) });
-    if (req.method === 'DELETE' && req.url!.startsWith('/v1/subscriptions/')) return answer(200, { id: req.url!.split('/').pop(), status: 'canceled' });
+    if (req.method === 'POST' && req.url === '/v1/checkout/sessions')
+      return answer(200, { id: 'cs_test_1', url: 'https://checkout.stripe.test/c/pay/cs_test_1' });
+    if (req.method === 'GET' && req.url!.startsWith('/v1/subscriptions/search'))
+      return answer(200, { data: fake.subscriptions.map((id) => ({ id })) });
+    if (req.method === 'DELETE' && req.url!.startsWith('/v1/subscriptions/'))
+      return answer(200, { id: req.url!.split('/').pop(), status: 'canceled' });
     return answer(404, { error: { message: 'inconnu' } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,7 +25,13 @@ let typescript;
 function transpile(source, path) {
   typescript ??= require('typescript');
   const { compilerOptions } = typescript.parseConfigFileTextToJson('tsconfig.json', TSCONFIG).config;
-  const options = { ...compilerOptions, module: 'ESNext', moduleResolution: 'Bundler', sourceMap: false, inlineSourceMap: true };
+  const options = {
+    ...compilerOptions,
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    sourceMap: false,
+    inlineSourceMap: true,
+  };
   return typescript.transpileModule(source, { fileName: path, compilerOptions: options }).outputText;
 }
 

@@ -12,6 +12,6 @@ import { compiled } from './ts-hooks.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 for (const folder of ['actors', 'src', 'test']) {
   for (const entry of readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })) {
-    if (/\.m?ts$/.test(entry) && !entry.endsWith('.d.ts')) compiled(join(root, folder, entry));
+    if (/\.m?ts$/.test(entry) && !/\.d\.m?ts$/.test(entry)) compiled(join(root, folder, entry));
   }
 }

@@ -51,8 +51,29 @@ export function makeCertificate(): { dir: string; key: string; cert: string; caF
   const dir = mkdtempSync(join(tmpdir(), 'mbx-webhook-'));
   const keyFile = join(dir, 'key.pem');
   const caFile = join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=localhost', '-addext', SANS, '-keyout', keyFile, '-out', caFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      SANS,
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { dir, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(caFile, 'utf8'), caFile };
 }
 
@@ -66,7 +87,14 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const envelope = JSON.parse(body) as { id: string; type: string };
-      const request: Received = { path: req.url ?? '', headers: req.headers, body, id: envelope.id, type: envelope.type, at: Date.now() };
+      const request: Received = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        id: envelope.id,
+        type: envelope.type,
+        at: Date.now(),
+      };
       const nth = (counts.get(request.id) ?? 0) + 1;
       counts.set(request.id, nth);
       receiver.received.push(request);
@@ -103,7 +131,11 @@ export async function startReceiver(): Promise<Receiver> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`receiver: ${receiver.received.filter(filter).length} of ${count} requests after ${timeoutMs} ms`));
+          reject(
+            new Error(
+              `receiver: ${receiver.received.filter(filter).length} of ${count} requests after ${timeoutMs} ms`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -3,7 +3,15 @@ import t from 'tap';
 import { messageScanner, type Breach } from '../../src/smtp/bounds.js';
 import type { MessageLimits } from '../../src/config.js';
 
-const LIMITS: MessageLimits = { bytes: 1_000_000, headers: 20, headerBytes: 500, headerSectionBytes: 2_000, addressesPerHeader: 5, mimeDepth: 3, mimeParts: 6 };
+const LIMITS: MessageLimits = {
+  bytes: 1_000_000,
+  headers: 20,
+  headerBytes: 500,
+  headerSectionBytes: 2_000,
+  addressesPerHeader: 5,
+  mimeDepth: 3,
+  mimeParts: 6,
+};
 
 /** The first breach of a message fed in chunks of `size` bytes (1: every cut a line can have). */
 function scan(message: string, size = 64 * 1024, limits: MessageLimits = LIMITS): Breach | null {
@@ -16,7 +24,9 @@ function scan(message: string, size = 64 * 1024, limits: MessageLimits = LIMITS)
 
 const head = (fields: string) => `${fields}Subject: x\n\n`;
 const nested = (depth: number, leaf = 'Content-Type: text/plain\n\nfeuille\n'): string =>
-  depth === 0 ? leaf : `Content-Type: multipart/mixed; boundary="b${depth}"\n\n--b${depth}\n${nested(depth - 1, leaf)}--b${depth}--\n`;
+  depth === 0
+    ? leaf
+    : `Content-Type: multipart/mixed; boundary="b${depth}"\n\n--b${depth}\n${nested(depth - 1, leaf)}--b${depth}--\n`;
 
 t.test('real mail passes, whatever the chunks: folded fields, quoted commas, parts, an embedded message', async (t) => {
   const message =
@@ -34,7 +44,11 @@ t.test('the whole size', async (t) => {
 t.test('header fields in one section', async (t) => {
   t.same(scan(head('X-A: 1\n'.repeat(20))), { limit: 'headers', max: 20 });
   const parts = Array.from({ length: 3 }, () => `--b\n${'X-P: 1\n'.repeat(15)}\nx\n`).join('');
-  t.equal(scan(`Content-Type: multipart/mixed; boundary=b\n\n${parts}--b--\n`), null, 'counted per section, not per message');
+  t.equal(
+    scan(`Content-Type: multipart/mixed; boundary=b\n\n${parts}--b--\n`),
+    null,
+    'counted per section, not per message',
+  );
 });
 
 t.test('one field, folded lines included, refused as it grows', async (t) => {
@@ -50,8 +64,15 @@ t.test('one header section', async (t) => {
 });
 
 t.test('addresses in an address field; commas in quotes and in other fields do not count', async (t) => {
-  t.same(scan(head(`From: ${Array.from({ length: 6 }, (_, i) => `a${i}@x.test`).join(', ')}\n`)), { limit: 'addressesPerHeader', max: 5 });
-  t.same(scan(head(`Cc: a@x.test,\n b@x.test,\n c@x.test,\n d@x.test,\n e@x.test,\n f@x.test\n`), 3), { limit: 'addressesPerHeader', max: 5 }, 'folded');
+  t.same(scan(head(`From: ${Array.from({ length: 6 }, (_, i) => `a${i}@x.test`).join(', ')}\n`)), {
+    limit: 'addressesPerHeader',
+    max: 5,
+  });
+  t.same(
+    scan(head(`Cc: a@x.test,\n b@x.test,\n c@x.test,\n d@x.test,\n e@x.test,\n f@x.test\n`), 3),
+    { limit: 'addressesPerHeader', max: 5 },
+    'folded',
+  );
   t.equal(scan(head(`To: "a,b,c,d,e,f" <a@x.test>, "g\\",h" <g@x.test>\n`)), null);
   t.equal(scan(head(`Keywords: a, b, c, d, e, f, g\n`)), null);
 });
@@ -59,9 +80,14 @@ t.test('addresses in an address field; commas in quotes and in other fields do n
 t.test('MIME depth, multiparts and embedded messages alike', async (t) => {
   t.equal(scan(nested(3)), null);
   t.same(scan(nested(4)), { limit: 'mimeDepth', max: 3 });
-  const embedded = (depth: number): string => (depth === 0 ? 'Subject: fin\n\nx\n' : `Content-Type: message/rfc822\n\n${embedded(depth - 1)}`);
+  const embedded = (depth: number): string =>
+    depth === 0 ? 'Subject: fin\n\nx\n' : `Content-Type: message/rfc822\n\n${embedded(depth - 1)}`;
   t.same(scan(embedded(4)), { limit: 'mimeDepth', max: 3 });
-  t.equal(scan(`Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n${'QUJD\n'.repeat(50)}`), null, 'an encoded message is a body');
+  t.equal(
+    scan(`Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n${'QUJD\n'.repeat(50)}`),
+    null,
+    'an encoded message is a body',
+  );
 });
 
 t.test('MIME parts in the whole message; a closed multipart does not count as depth', async (t) => {

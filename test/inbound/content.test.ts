@@ -15,14 +15,22 @@ t.test('out-of-office subjects, in French and English', async (t) => {
     "Message d'absence",
     'Absent du bureau',
     'Absente jusqu’au 2 janvier',
-    'RE: Absent jusqu\'au 30 novembre',
-    'En congés jusqu\'au lundi 7',
+    "RE: Absent jusqu'au 30 novembre",
+    "En congés jusqu'au lundi 7",
     'Je suis absente',
-  ]) t.ok(isAutomatic(noHeaders, subject), subject);
+  ])
+    t.ok(isAutomatic(noHeaders, subject), subject);
 });
 
 t.test('a person writing about an absence or a leave is not a robot', async (t) => {
-  for (const subject of ['Re: Absence de facture', 'Absence de réponse de votre part', 'Re: Absent du devis : le prix', 'En congé maternité ?', 'Re: Absente ce jeudi ?', 'Re: Rendez-vous']) {
+  for (const subject of [
+    'Re: Absence de facture',
+    'Absence de réponse de votre part',
+    'Re: Absent du devis : le prix',
+    'En congé maternité ?',
+    'Re: Absente ce jeudi ?',
+    'Re: Rendez-vous',
+  ]) {
     t.notOk(isAutomatic(noHeaders, subject), subject);
   }
 });
@@ -52,16 +60,63 @@ const gmailReply = [
   '',
 ].join('\r\n');
 
-t.test('an HTML-only Gmail reply: its long attribution, wrapped by the HTML-to-text step, is not part of reply_text', async (t) => {
+t.test(
+  'an HTML-only Gmail reply: its long attribution, wrapped by the HTML-to-text step, is not part of reply_text',
+  async (t) => {
+    const facts = { ip: '127.0.0.1', helo: 'mail.test', mailFrom: '', mta: 'mx.test', resolver: async () => [] };
+    const parsed = (await parseStream(Readable.from([Buffer.from(gmailReply)]), facts, {
+      rawMax: 0,
+      limits: loadConfig({}).smtpMessage,
+      content: loadConfig({}).content,
+    })) as Parsed;
+    t.match(parsed.mail.text, /Montmorency\n/, 'the text version wraps the attribution');
+    t.equal(
+      replyText(parsed.mail.text),
+      'Merci, mardi 10 h me convient parfaitement.\n\n\nBien à vous,\nJean-Christophe',
+    );
+  },
+);
+
+t.test('an HTML-only mail that carries an attachment still gets its text version', async (t) => {
+  const source = [
+    'From: Paul <paul@exemple.fr>',
+    'To: agent@mx.test',
+    'Subject: Facture',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/html; charset=UTF-8',
+    '',
+    '<p>Bonjour,</p><p>Voici la facture de novembre.</p>',
+    '--b1',
+    'Content-Type: text/csv; name="facture.csv"',
+    'Content-Disposition: attachment; filename="facture.csv"',
+    '',
+    'ref;montant',
+    'F-11;1250',
+    '--b1--',
+    '',
+  ].join('\r\n');
   const facts = { ip: '127.0.0.1', helo: 'mail.test', mailFrom: '', mta: 'mx.test', resolver: async () => [] };
-  const parsed = (await parseStream(Readable.from([Buffer.from(gmailReply)]), facts, { rawMax: 0, limits: loadConfig({}).smtpMessage })) as Parsed;
-  t.match(parsed.mail.text, /Montmorency\n/, 'the text version wraps the attribution');
-  t.equal(replyText(parsed.mail.text), 'Merci, mardi 10 h me convient parfaitement.\n\n\nBien à vous,\nJean-Christophe');
+  const parsed = (await parseStream(Readable.from([Buffer.from(source)]), facts, {
+    rawMax: 0,
+    limits: loadConfig({}).smtpMessage,
+    content: loadConfig({}).content,
+  })) as Parsed;
+  t.match(parsed.mail.text, /Voici la facture de novembre\./, 'the HTML read as text');
+  t.equal(parsed.mail.attachments.length, 1, 'the attachment kept');
 });
 
-t.test('attributions wrapped over a few lines by the sender\'s client; a paragraph that only starts with "Le" stays', async (t) => {
-  t.equal(replyText('Oui.\n\nOn Mon, Nov 23, 2026 at 9:00 AM Marie-Hélène\nDupont-Lefebvre <mh@x.test>\nwrote:\n> Bonjour'), 'Oui.');
-  t.equal(replyText('Oui.\nLe 23/11/2026 à 09:00, Paul\n<paul@x.test> a écrit :\n> Bonjour'), 'Oui.');
-  const paragraph = 'Le devis suit, avec la remise que Paul\nvous a écrit :\ndix pour cent.';
-  t.equal(replyText(paragraph), paragraph);
-});
+t.test(
+  'attributions wrapped over a few lines by the sender\'s client; a paragraph that only starts with "Le" stays',
+  async (t) => {
+    t.equal(
+      replyText('Oui.\n\nOn Mon, Nov 23, 2026 at 9:00 AM Marie-Hélène\nDupont-Lefebvre <mh@x.test>\nwrote:\n> Bonjour'),
+      'Oui.',
+    );
+    t.equal(replyText('Oui.\nLe 23/11/2026 à 09:00, Paul\n<paul@x.test> a écrit :\n> Bonjour'), 'Oui.');
+    const paragraph = 'Le devis suit, avec la remise que Paul\nvous a écrit :\ndix pour cent.';
+    t.equal(replyText(paragraph), paragraph);
+  },
+);

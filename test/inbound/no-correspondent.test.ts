@@ -46,7 +46,11 @@ for (const [name, fromLine] of FROM_LINES) {
 
     const before = await inboxState(svc, s);
     for (const dryRun of [false, true]) {
-      const reply = await svc.call(s.apiKey, 'reply_to_thread', { thread_id: thread.id, text: 'Merci.', dry_run: dryRun });
+      const reply = await svc.call(s.apiKey, 'reply_to_thread', {
+        thread_id: thread.id,
+        text: 'Merci.',
+        dry_run: dryRun,
+      });
       t.equal(reply.status, 400);
       t.equal(reply.body.error.code, 'invalid_argument');
       t.same(reply.body.error.hint, { parameter: 'thread_id' });
@@ -59,9 +63,15 @@ for (const [name, fromLine] of FROM_LINES) {
 t.test('two mails without a correspondent and with the same subject open two threads', async (t) => {
   const s = await sender(svc);
   await raw(s.address, '', 'Même objet');
-  await raw(s.address, 'From: Quelqu\'un\r\n', 'Même objet');
+  await raw(s.address, "From: Quelqu'un\r\n", 'Même objet');
   const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
-  t.same(list.body.items.map((th: { contact: string | null; message_count: number }) => [th.contact, th.message_count]), [[null, 1], [null, 1]]);
+  t.same(
+    list.body.items.map((th: { contact: string | null; message_count: number }) => [th.contact, th.message_count]),
+    [
+      [null, 1],
+      [null, 1],
+    ],
+  );
 });
 
 t.test('a mail with a usable From still opens a thread with its correspondent, who can be answered', async (t) => {
@@ -70,6 +80,10 @@ t.test('a mail with a usable From still opens a thread with its correspondent, w
   await raw(s.address, `From: Marie <${from.toUpperCase()}>\r\n`, 'Bonjour');
   const list = await svc.call(s.apiKey, 'list_threads', { inbox_id: s.inboxId });
   t.match(list.body.items, [{ contact: from, contact_name: 'Marie' }]);
-  const reply = await svc.call(s.apiKey, 'reply_to_thread', { thread_id: list.body.items[0].id, text: 'Merci.', dry_run: true });
+  const reply = await svc.call(s.apiKey, 'reply_to_thread', {
+    thread_id: list.body.items[0].id,
+    text: 'Merci.',
+    dry_run: true,
+  });
   t.equal(reply.status, 200, JSON.stringify(reply.body));
 });

@@ -14,18 +14,37 @@ const START = clock.now();
 /** Common-domain addresses are global and never given back: every test name is new. */
 const name = (prefix = 'agent'): string => `${prefix}-${randomBytes(3).toString('hex')}`;
 
-const create = (key: string, body: Record<string, unknown>) => svc.call(key, 'create_inbox', { display_name: 'Agent', ...body });
+const create = (key: string, body: Record<string, unknown>) =>
+  svc.call(key, 'create_inbox', { display_name: 'Agent', ...body });
 
-t.test('the inbox object is exactly the one of interface.md part 2', async (t) => {
+t.test('the inbox object is exactly the one of docs/contract.md, Part 2', async (t) => {
   const { apiKey } = await svc.space();
   const username = name('ventes');
   const res = await create(apiKey, { username, display_name: 'Service des ventes' });
   t.equal(res.status, 200, JSON.stringify(res.body));
   const inbox = res.body;
-  t.same(Object.keys(inbox).sort(), [
-    'address', 'display_name', 'drafts', 'id', 'next_send_at', 'queued', 'quota', 'send_window', 'shared', 'status',
-    'status_changed_at', 'status_reason', 'suspension', 'warmup',
-  ].sort());
+  // The inbox object, and the answer's notice (docs/tools.md, "What the model reads": what the French text tells beyond the fields).
+  t.same(
+    Object.keys(inbox).sort(),
+    [
+      'address',
+      'display_name',
+      'drafts',
+      'id',
+      'next_send_at',
+      'notice',
+      'queued',
+      'quota',
+      'send_window',
+      'shared',
+      'status',
+      'status_changed_at',
+      'status_reason',
+      'suspension',
+      'warmup',
+    ].sort(),
+  );
+  t.match(inbox.notice, /^Elle reçoit dès maintenant\. Elle ne répond qu'aux personnes qui lui écrivent d'abord/);
   t.match(inbox.id, /^inb_[0-9a-z]{20}$/);
   t.equal(inbox.address, `${username}@${common}`);
   t.equal(inbox.display_name, 'Service des ventes');
@@ -42,16 +61,25 @@ t.test('the inbox object is exactly the one of interface.md part 2', async (t) =
   t.same(inbox.warmup, { week: 1, step: 5, steps: [5, 10, 15, 20], finished: false });
 
   const client = await svc.mcp(apiKey);
-  const mcp = await client.callTool({ name: 'create_inbox', arguments: { username: name('mcp'), display_name: 'Par MCP' } });
+  const mcp = await client.callTool({
+    name: 'create_inbox',
+    arguments: { username: name('mcp'), display_name: 'Par MCP' },
+  });
   t.notOk(mcp.isError, JSON.stringify(mcp.content));
   t.same(Object.keys(mcp.structuredContent!).sort(), Object.keys(inbox).sort(), 'the same object over MCP');
-  t.match((mcp.content as { text: string }[])[0]!.text, /^Boîte « mcp-[0-9a-f]+@.+ » créée sur le domaine commun/);
+  t.match(
+    (mcp.content as { text: string }[])[0]!.text,
+    /^Boîte créée : mcp-[0-9a-f]+@.+\.\n[\s\S]*\nBoîte du domaine commun : elle n'écrit qu'aux personnes qui lui ont écrit d'abord/,
+  );
 
   const journal = await svc.call(apiKey, 'list_events', { inbox_id: inbox.id });
   t.equal(journal.body.events[0].kind, 'inbox.created');
   t.equal(journal.body.events[0].text, `Création de la boîte « ${inbox.address} »`);
   const byDomain = await svc.call(apiKey, 'list_events', { domain: common });
-  t.ok(byDomain.body.events.some((e: { inbox_id?: string }) => e.inbox_id === inbox.id), 'the line is found by its domain too');
+  t.ok(
+    byDomain.body.events.some((e: { inbox_id?: string }) => e.inbox_id === inbox.id),
+    'the line is found by its domain too',
+  );
   const claim = JSON.parse((await svc.rt.redis.get(globalKeys.address(inbox.address)))!);
   t.match(claim, { inbox_id: inbox.id, state: 'active' }, 'the address is claimed for the SMTP side');
 });
@@ -64,7 +92,13 @@ t.test('warm-up steps follow the weeks since creation, capped by the plan', asyn
   for (const week of [1, 2, 3, 4, 9]) {
     clock.set(START + (week - 1) * 7 * DAY);
     const now = await status();
-    seen.push([now.warmup.week, now.warmup.step, now.quota.daily_quota, now.quota.remaining_today, now.warmup.finished]);
+    seen.push([
+      now.warmup.week,
+      now.warmup.step,
+      now.quota.daily_quota,
+      now.quota.remaining_today,
+      now.warmup.finished,
+    ]);
   }
   clock.set(START);
   t.same(seen, [
@@ -75,7 +109,10 @@ t.test('warm-up steps follow the weeks since creation, capped by the plan', asyn
     [9, 20, 20, 20, true],
   ]);
 
-  const small = await startService({ clock, env: { PLANS: JSON.stringify({ petit: { inbox_cap: 2, daily_max: 12 } }) } });
+  const small = await startService({
+    clock,
+    env: { PLANS: JSON.stringify({ petit: { inbox_cap: 2, daily_max: 12 } }) },
+  });
   const space = await small.space({ plan: 'petit' });
   const res = await small.call(space.apiKey, 'create_inbox', { username: name(), display_name: 'Petit' });
   t.same(res.body.warmup.steps, [5, 10, 12, 12], 'no step above the daily maximum');
@@ -90,7 +127,11 @@ t.test('username: character set, dots, length on the common domain', async (t) =
     t.equal(res.body.error.code, 'invalid_argument');
     t.same(res.body.error.hint, { parameter: 'username' });
   }
-  for (const username of [name('a.b_c'), `${'x'.repeat(26)}-1234`.slice(0, 32), 'a1-' + randomBytes(2).toString('hex')]) {
+  for (const username of [
+    name('a.b_c'),
+    `${'x'.repeat(26)}-1234`.slice(0, 32),
+    'a1-' + randomBytes(2).toString('hex'),
+  ]) {
     const res = await create(apiKey, { username });
     t.equal(res.status, 200, `${username} accepted: ${JSON.stringify(res.body)}`);
   }
@@ -98,13 +139,27 @@ t.test('username: character set, dots, length on the common domain', async (t) =
 
 t.test('reserved_username: service addresses everywhere, more on the common domain', async (t) => {
   const { apiKey } = await svc.space({ plan: 'pro' });
-  for (const username of ['postmaster', 'abuse', 'mailer-daemon', 'no-reply', 'noreply', 'bounces', 'support', 'admin', 'security']) {
+  for (const username of [
+    'postmaster',
+    'abuse',
+    'mailer-daemon',
+    'no-reply',
+    'noreply',
+    'bounces',
+    'support',
+    'admin',
+    'security',
+  ]) {
     const res = await create(apiKey, { username });
     t.equal(res.status, 422, username);
     t.equal(res.body.error.code, 'reserved_username');
   }
   const own = await verifiedDomain(svc, apiKey);
-  t.equal((await create(apiKey, { username: 'postmaster', domain: own.domain })).body.error.code, 'reserved_username', 'postmaster on an own domain');
+  t.equal(
+    (await create(apiKey, { username: 'postmaster', domain: own.domain })).body.error.code,
+    'reserved_username',
+    'postmaster on an own domain',
+  );
   const support = await create(apiKey, { username: 'support', domain: own.domain });
   t.equal(support.status, 200, 'support is free on an own domain');
   t.equal(support.body.shared, false);
@@ -142,29 +197,36 @@ t.test('an address on an own domain is free again after deletion', async (t) => 
   t.not(again.body.id, first.body.id);
 });
 
-t.test('a delete_inbox that stopped before its claim: the next creation finishes it (own domain free, common domain retired)', async (t) => {
-  const { apiKey } = await svc.space({ plan: 'pro' });
-  const own = await verifiedDomain(svc, apiKey);
-  const crashed = async (body: Record<string, unknown>) => {
-    const made = await create(apiKey, body);
-    const key = globalKeys.address(made.body.address);
-    const claim = (await svc.rt.redis.get(key))!;
-    t.equal((await svc.call(apiKey, 'delete_inbox', { inbox_id: made.body.id, confirm: true })).status, 200);
-    await svc.rt.redis.set(key, claim); // as if the process died between the inbox's script and its claim
-    return { made, key, claim };
-  };
-  const mine = await crashed({ username: 'accueil', domain: own.domain });
-  const again = await create(apiKey, { username: 'accueil', domain: own.domain });
-  t.equal(again.status, 200, JSON.stringify(again.body));
-  t.not(again.body.id, mine.made.body.id);
-  t.equal(JSON.parse((await svc.rt.redis.get(mine.key))!).inbox_id, again.body.id);
+t.test(
+  'a delete_inbox that stopped before its claim: the next creation finishes it (own domain free, common domain retired)',
+  async (t) => {
+    const { apiKey } = await svc.space({ plan: 'pro' });
+    const own = await verifiedDomain(svc, apiKey);
+    const crashed = async (body: Record<string, unknown>) => {
+      const made = await create(apiKey, body);
+      const key = globalKeys.address(made.body.address);
+      const claim = (await svc.rt.redis.get(key))!;
+      t.equal((await svc.call(apiKey, 'delete_inbox', { inbox_id: made.body.id, confirm: true })).status, 200);
+      await svc.rt.redis.set(key, claim); // as if the process died between the inbox's script and its claim
+      return { made, key, claim };
+    };
+    const mine = await crashed({ username: 'accueil', domain: own.domain });
+    const again = await create(apiKey, { username: 'accueil', domain: own.domain });
+    t.equal(again.status, 200, JSON.stringify(again.body));
+    t.not(again.body.id, mine.made.body.id);
+    t.equal(JSON.parse((await svc.rt.redis.get(mine.key))!).inbox_id, again.body.id);
 
-  const username = name('retraite');
-  const shared = await crashed({ username, domain: common });
-  const refused = await create(apiKey, { username, domain: common });
-  t.equal(refused.body.error?.code, 'address_taken', 'a common-domain address is never given again');
-  t.same(JSON.parse((await svc.rt.redis.get(shared.key))!), { ...JSON.parse(shared.claim), state: 'deleted' }, 'as delete_inbox leaves it');
-});
+    const username = name('retraite');
+    const shared = await crashed({ username, domain: common });
+    const refused = await create(apiKey, { username, domain: common });
+    t.equal(refused.body.error?.code, 'address_taken', 'a common-domain address is never given again');
+    t.same(
+      JSON.parse((await svc.rt.redis.get(shared.key))!),
+      { ...JSON.parse(shared.claim), state: 'deleted' },
+      'as delete_inbox leaves it',
+    );
+  },
+);
 
 t.test('two concurrent create_inbox for one address: one wins, one gets address_taken', async (t) => {
   const a = await svc.space();
@@ -198,7 +260,8 @@ t.test('inbox_creation_limit: twice the cap in 7 days, deleted inboxes counting'
     t.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.id as string;
   };
-  const remove = async (id: string) => t.equal((await svc.call(apiKey, 'delete_inbox', { inbox_id: id, confirm: true })).status, 200);
+  const remove = async (id: string) =>
+    t.equal((await svc.call(apiKey, 'delete_inbox', { inbox_id: id, confirm: true })).status, 200);
   for (const id of [await made(), await made(), await made()]) await remove(id);
   const kept = [await made(), await made(), await made()];
   await remove(kept[0]!);
@@ -206,7 +269,11 @@ t.test('inbox_creation_limit: twice the cap in 7 days, deleted inboxes counting'
   const refused = await create(apiKey, { username: name('tour') });
   t.equal(refused.status, 429);
   t.equal(refused.body.error.code, 'inbox_creation_limit');
-  t.same(refused.body.error.hint, { retry_after_seconds: 4 * 24 * 3600 }, 'until the oldest creation leaves the 7 days');
+  t.same(
+    refused.body.error.hint,
+    { retry_after_seconds: 4 * 24 * 3600 },
+    'until the oldest creation leaves the 7 days',
+  );
   t.equal(refused.headers.get('retry-after'), String(4 * 24 * 3600));
   clock.advance(4 * DAY);
   t.equal((await create(apiKey, { username: name('tour') })).status, 200, 'allowed again 7 days after');
@@ -231,7 +298,11 @@ t.test('domain_not_allowed, domain_not_verified', async (t) => {
 
   const other = await svc.space({ plan: 'pro' });
   const theirs = await verifiedDomain(svc, other.apiKey);
-  t.equal((await create(apiKey, { username: name(), domain: theirs.domain })).body.error.code, 'domain_not_allowed', "another space's domain");
+  t.equal(
+    (await create(apiKey, { username: name(), domain: theirs.domain })).body.error.code,
+    'domain_not_allowed',
+    "another space's domain",
+  );
 
   const pending = await addDomain(svc, apiKey);
   const early = await create(apiKey, { username: name(), domain: pending.domain });
@@ -257,8 +328,16 @@ t.test('no_sending_domain: no own verified domain and no common domain', async (
     t.equal(res.body.error.code, 'no_sending_domain');
   }
   const pending = await addDomain(bare, apiKey);
-  t.equal((await bare.call(apiKey, 'create_inbox', { username: name(), display_name: 'A' })).body.error.code, 'no_sending_domain', 'a pending domain is no sending domain');
-  t.equal((await bare.call(apiKey, 'create_inbox', { username: name(), display_name: 'A', domain: pending.domain })).body.error.code, 'domain_not_verified');
+  t.equal(
+    (await bare.call(apiKey, 'create_inbox', { username: name(), display_name: 'A' })).body.error.code,
+    'no_sending_domain',
+    'a pending domain is no sending domain',
+  );
+  t.equal(
+    (await bare.call(apiKey, 'create_inbox', { username: name(), display_name: 'A', domain: pending.domain })).body
+      .error.code,
+    'domain_not_verified',
+  );
   const own = await verifiedDomain(bare, apiKey);
   const res = await bare.call(apiKey, 'create_inbox', { username: 'hello', display_name: 'A' });
   t.equal(res.status, 200, JSON.stringify(res.body));
@@ -273,7 +352,11 @@ t.test('permissions, verified space, restricted keys', async (t) => {
   t.equal(denied.body.error.code, 'forbidden');
 
   const { body: inbox } = await create(apiKey, { username: name() });
-  const restricted = await svc.key(apiKey, { name: 'restreinte', permissions: ['manage_inboxes', 'read'], inbox_ids: [inbox.id] });
+  const restricted = await svc.key(apiKey, {
+    name: 'restreinte',
+    permissions: ['manage_inboxes', 'read'],
+    inbox_ids: [inbox.id],
+  });
   const refused = await create(restricted.apiKey, { username: name() });
   t.equal(refused.status, 403);
   t.equal(refused.body.error.code, 'forbidden');

@@ -25,7 +25,12 @@ t.setTimeout(300_000);
 const receivedIds = () => peer.received.map((m) => /^Message-ID: (.*)$/im.exec(m.raw.toString())?.[1]?.trim() ?? '?');
 
 const clock = new ManualClock(Date.now());
-const env = { MAILBOX_MASTER_KEY: MASTER_KEY, OUTBOUND: `smtp://127.0.0.1:${peer.port}`, SEND_WINDOW: 'always', SPACING_SECONDS: '0' };
+const env = {
+  MAILBOX_MASTER_KEY: MASTER_KEY,
+  OUTBOUND: `smtp://127.0.0.1:${peer.port}`,
+  SEND_WINDOW: 'always',
+  SPACING_SECONDS: '0',
+};
 const svc = await startService({ clock, env });
 const target = await testRedisTarget();
 const child = fileURLToPath(new URL('../helpers/deliver-child.ts', import.meta.url));
@@ -61,7 +66,12 @@ for (const step of steps) {
     peer.received.length = 0;
     clock.set(Date.now());
     const s = await sender(svc);
-    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Crash', text: 'Bonjour' });
+    const res = await svc.call(s.apiKey, 'send_email', {
+      inbox_id: s.inboxId,
+      to: recipient(),
+      subject: 'Crash',
+      text: 'Bonjour',
+    });
     t.equal(res.status, 200);
     const header = `<${res.body.message.id}@${s.domain}>`;
     const code = await runChild(s.spaceId, s.inboxId, step.fault, step.killOnData);
@@ -71,6 +81,10 @@ for (const step of steps) {
     clock.set(Date.now() + svc.rt.config.deliveryLeaseMs + 60_000); // past the lease the dead worker took on the system clock
     await sweep(svc.rt, transportFor(svc.rt), [s.spaceId]);
     t.equal(await status(), 'sent', 'a new worker finished it');
-    t.equal(receivedIds().filter((id) => id === header).length, step.copies, `the peer received it ${step.copies} time(s)`);
+    t.equal(
+      receivedIds().filter((id) => id === header).length,
+      step.copies,
+      `the peer received it ${step.copies} time(s)`,
+    );
   });
 }

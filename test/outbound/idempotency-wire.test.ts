@@ -21,7 +21,13 @@ async function post(body: string, headers: Record<string, string> = {}) {
   return { status: res.status, body: await res.json() };
 }
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({ inbox_id: s.inboxId, to, subject: 'Bonjour', text: 'Bonjour,\nune proposition.', ...extra });
+const message = (to: string, extra: Record<string, unknown> = {}) => ({
+  inbox_id: s.inboxId,
+  to,
+  subject: 'Bonjour',
+  text: 'Bonjour,\nune proposition.',
+  ...extra,
+});
 
 t.test('the Idempotency-Key header alone is the key: a retry replays instead of duplicating', async (t) => {
   const to = recipient();
@@ -42,21 +48,30 @@ t.test('the Idempotency-Key header alone is the key: a retry replays instead of 
 
 t.test('header and body field: equal is fine, different is invalid_argument naming idempotency_key', async (t) => {
   const to = recipient();
-  const both = await post(JSON.stringify(message(to, { idempotency_key: 'meme-cle' })), { 'idempotency-key': 'meme-cle' });
+  const both = await post(JSON.stringify(message(to, { idempotency_key: 'meme-cle' })), {
+    'idempotency-key': 'meme-cle',
+  });
   t.equal(both.status, 200);
   t.equal(both.body.replayed, false);
   const before = await inboxState(svc, s);
-  const differ = await post(JSON.stringify(message(recipient(), { idempotency_key: 'une-cle' })), { 'idempotency-key': 'autre-cle' });
+  const differ = await post(JSON.stringify(message(recipient(), { idempotency_key: 'une-cle' })), {
+    'idempotency-key': 'autre-cle',
+  });
   t.equal(differ.status, 400);
   t.equal(differ.body.error.code, 'invalid_argument');
   t.same(differ.body.error.hint, { parameter: 'idempotency_key' });
   t.match(differ.body.error.message, /Idempotency-Key/);
   t.same(await inboxState(svc, s), before, 'nothing written');
-  const nullField = await post(JSON.stringify(message(to, { idempotency_key: null })), { 'idempotency-key': 'meme-cle' });
+  const nullField = await post(JSON.stringify(message(to, { idempotency_key: null })), {
+    'idempotency-key': 'meme-cle',
+  });
   t.equal(nullField.body.replayed, true, 'a null field is absent: the header is used');
   const empty = await post(JSON.stringify(message(recipient())), { 'idempotency-key': '' });
   t.same(empty.body.error?.hint, { parameter: 'idempotency_key' }, 'an empty header is checked like the field');
-  const otherTool = await fetch(`${svc.url}/v1/get_settings`, { method: 'POST', headers: { authorization: `Bearer ${s.apiKey}`, 'idempotency-key': 'x' } });
+  const otherTool = await fetch(`${svc.url}/v1/get_settings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.apiKey}`, 'idempotency-key': 'x' },
+  });
   t.equal(otherTool.status, 200, 'a tool without idempotency_key ignores the header');
 });
 
@@ -82,7 +97,9 @@ t.test('over MCP too, __proto__ in arguments is an unknown parameter', async (t)
   const first = await client.callTool({ name: 'send_email', arguments: message(to, { idempotency_key: 'proto-mcp' }) });
   t.notOk(first.isError);
   const before = await inboxState(svc, s);
-  const args = JSON.parse(`{"__proto__": {"subject": "Autre chose"}, ${JSON.stringify(message(to, { idempotency_key: 'proto-mcp' })).slice(1)}`);
+  const args = JSON.parse(
+    `{"__proto__": {"subject": "Autre chose"}, ${JSON.stringify(message(to, { idempotency_key: 'proto-mcp' })).slice(1)}`,
+  );
   const res = await client.callTool({ name: 'send_email', arguments: args });
   t.equal(res.isError, true, 'not replayed');
   const body = JSON.parse((res.content as { text: string }[])[1]!.text);

@@ -1,5 +1,5 @@
 /**
- * Daily quotas cannot be doubled (issue 14): over a week and a half of warm-up, with new sends every
+ * Daily quotas cannot be doubled: over a week and a half of warm-up, with new sends every
  * morning and cancellations in between, no Paris day sees more departures than its quota, and the
  * inbox's counters never go below zero, even when they had drifted. And the worker's last line of
  * defence: a message whose day already reached its quota waits for the next day's window.
@@ -54,9 +54,20 @@ async function checkCounters(t: Test, svc: TestService, s: Sender, when: string)
   t.equal(Number(queued ?? 0), inQueue, `${when}: queued counts the queue`);
 }
 
-async function sendMany(t: Test, svc: TestService, s: Sender, estimates: Map<string, number>, count: number): Promise<void> {
+async function sendMany(
+  t: Test,
+  svc: TestService,
+  s: Sender,
+  estimates: Map<string, number>,
+  count: number,
+): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(`r${i}`), subject: `Offre ${i}`, text: 'Bonjour,\nune offre.' });
+    const res = await svc.call(s.apiKey, 'send_email', {
+      inbox_id: s.inboxId,
+      to: recipient(`r${i}`),
+      subject: `Offre ${i}`,
+      text: 'Bonjour,\nune offre.',
+    });
     t.equal(res.status, 200, JSON.stringify(res.body.error));
     estimates.set(res.body.message.id, Date.parse(res.body.estimated_send_at));
   }
@@ -66,7 +77,11 @@ t.test("a week of warm-up with cancellations: never more departures than the day
   const { clock, svc, s, transport, departures } = await quotaService();
   const createdAt = clock.now();
   const estimates = new Map<string, number>();
-  for (let day = DateTime.fromMillis(clock.now(), { zone: PARIS }); day.toISODate()! <= '2026-12-02'; day = day.plus({ days: 1 })) {
+  for (
+    let day = DateTime.fromMillis(clock.now(), { zone: PARIS });
+    day.toISODate()! <= '2026-12-02';
+    day = day.plus({ days: 1 })
+  ) {
     clock.set(day.set({ hour: 9, minute: 0 }).toMillis());
     if (day.weekday <= 5) {
       // Four sends, a cancellation of the furthest departure (once the backlog passes today, a later
@@ -89,7 +104,16 @@ t.test("a week of warm-up with cancellations: never more departures than the day
     }
     await checkCounters(t, svc, s, `${day.toISODate()} after its departures`);
   }
-  t.same([...departures.keys()].sort(), ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-30', '2026-12-01', '2026-12-02']);
+  t.same([...departures.keys()].sort(), [
+    '2026-11-23',
+    '2026-11-24',
+    '2026-11-25',
+    '2026-11-26',
+    '2026-11-27',
+    '2026-11-30',
+    '2026-12-01',
+    '2026-12-02',
+  ]);
   for (const [day, count] of departures) {
     const quota = warmup(createdAt, DateTime.fromISO(day, { zone: PARIS }).set({ hour: 9 }).toMillis(), 20).step;
     t.ok(count <= quota, `${day}: ${count} departures for a quota of ${quota}`);
@@ -98,12 +122,21 @@ t.test("a week of warm-up with cancellations: never more departures than the day
     else t.ok(count > 5, `${day}: week 2 sends past week 1's quota`);
   }
   const waiting = await svc.rt.redis.zcard(spaceKeys(s.spaceId).inboxQueue(s.inboxId));
-  t.equal([...departures.values()].reduce((a, b) => a + b, 0) + waiting, estimates.size, 'every message not cancelled left or still waits');
+  t.equal(
+    [...departures.values()].reduce((a, b) => a + b, 0) + waiting,
+    estimates.size,
+    'every message not cancelled left or still waits',
+  );
 });
 
 t.test("the worker holds a message when the day's departures already reached the quota", async (t) => {
   const { clock, svc, s, transport, departures } = await quotaService();
-  const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Bonjour', text: 'Bonjour,\nune offre.' });
+  const res = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient(),
+    subject: 'Bonjour',
+    text: 'Bonjour,\nune offre.',
+  });
   t.equal(res.status, 200, JSON.stringify(res.body.error));
   t.equal(Date.parse(res.body.estimated_send_at), clock.now(), 'due at once');
   // A crafted state: today's departures already at the week-1 quota, as a drifted reservation would allow.
@@ -112,7 +145,11 @@ t.test("the worker holds a message when the day's departures already reached the
   const next = await deliverDue(svc.rt, transport, s.spaceId, s.inboxId);
   t.equal(next, Date.parse('2026-11-24T08:00:00Z'), "held until the next day's window opens (Tuesday 9:00 in Paris)");
   t.equal(departures.size, 0, 'nothing handed to the transport');
-  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).message(res.body.message.id), 'status'), 'queued', 'still queued');
+  t.equal(
+    await svc.rt.redis.hget(spaceKeys(s.spaceId).message(res.body.message.id), 'status'),
+    'queued',
+    'still queued',
+  );
 
   clock.set(next!);
   t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null, 'sent the next day, queue empty');
@@ -121,7 +158,12 @@ t.test("the worker holds a message when the day's departures already reached the
 
 t.test('a cancellation on drifted counters leaves them at zero, not below', async (t) => {
   const { clock, svc, s } = await quotaService();
-  const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject: 'Bonjour', text: 'Bonjour,\nune offre.' });
+  const res = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient(),
+    subject: 'Bonjour',
+    text: 'Bonjour,\nune offre.',
+  });
   t.equal(res.status, 200, JSON.stringify(res.body.error));
   // A crafted drift: the day's reservation and the inbox's `queued` already at zero (as an older bug left them).
   const keys = spaceKeys(s.spaceId);
@@ -145,39 +187,55 @@ t.test('a day whose reservations drifted below zero grants no more than its quot
   t.equal(today.length, 5, `today's slots: the week-1 quota (${today.length}), not 8`);
 });
 
-t.test('a cancelled departure gives its place back: the next message is spaced from the departures that remain, not from the cancelled one', async (t) => {
-  const { clock, svc, s, transport } = await quotaService();
-  const spacing = svc.rt.config.spacingSeconds * 1000;
-  const queue = async (subject: string) => {
-    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(), subject, text: 'Bonjour,\nune offre.' });
-    t.equal(res.status, 200, JSON.stringify(res.body.error));
-    return { id: res.body.message.id as string, at: Date.parse(res.body.estimated_send_at) };
-  };
-  const cancel = async (id: string) => t.equal((await svc.call(s.apiKey, 'cancel_message', { message_id: id })).status, 200);
-  // The spacing carries a 0-50 % jitter drawn at each reservation: a slot is within [from + spacing, from + 1.5 spacing].
-  const spacedFrom = (at: number, from: number, what: string) => t.ok(at >= from + spacing && at <= from + spacing * 1.5, `${what}: ${(at - from) / 1000} s after`);
+t.test(
+  'a cancelled departure gives its place back: the next message is spaced from the departures that remain, not from the cancelled one',
+  async (t) => {
+    const { clock, svc, s, transport } = await quotaService();
+    const spacing = svc.rt.config.spacingSeconds * 1000;
+    const queue = async (subject: string) => {
+      const res = await svc.call(s.apiKey, 'send_email', {
+        inbox_id: s.inboxId,
+        to: recipient(),
+        subject,
+        text: 'Bonjour,\nune offre.',
+      });
+      t.equal(res.status, 200, JSON.stringify(res.body.error));
+      return { id: res.body.message.id as string, at: Date.parse(res.body.estimated_send_at) };
+    };
+    const cancel = async (id: string) =>
+      t.equal((await svc.call(s.apiKey, 'cancel_message', { message_id: id })).status, 200);
+    // The spacing carries a 0-50 % jitter drawn at each reservation: a slot is within [from + spacing, from + 1.5 spacing].
+    const spacedFrom = (at: number, from: number, what: string) =>
+      t.ok(at >= from + spacing && at <= from + spacing * 1.5, `${what}: ${(at - from) / 1000} s after`);
 
-  const first = await queue('Premier');
-  t.equal(first.at, clock.now(), 'the first leaves at once');
-  const second = await queue('Deuxième');
-  spacedFrom(second.at, first.at, 'the second is spaced from the first');
-  await cancel(second.id);
-  const third = await queue('Troisième');
-  spacedFrom(third.at, first.at, 'the third takes the cancelled one\'s place, spaced from the first');
-  t.ok(third.at < second.at + spacing, 'not spaced from the cancelled one');
+    const first = await queue('Premier');
+    t.equal(first.at, clock.now(), 'the first leaves at once');
+    const second = await queue('Deuxième');
+    spacedFrom(second.at, first.at, 'the second is spaced from the first');
+    await cancel(second.id);
+    const third = await queue('Troisième');
+    spacedFrom(third.at, first.at, "the third takes the cancelled one's place, spaced from the first");
+    t.ok(third.at < second.at + spacing, 'not spaced from the cancelled one');
 
-  await cancel(third.id);
-  await cancel(first.id);
-  // Nothing queued: `last` goes back a spacing before the cancelled slot (what left before it, if
-  // anything, left at least that long before), so the next is within a jitter of that slot.
-  const alone = await queue('Seul');
-  t.ok(alone.at >= first.at && alone.at <= first.at + spacing / 2, `nothing queued: within the jitter of the cancelled slot (${(alone.at - first.at) / 1000} s)`);
-  clock.set(alone.at);
+    await cancel(third.id);
+    await cancel(first.id);
+    // Nothing queued: `last` goes back a spacing before the cancelled slot (what left before it, if
+    // anything, left at least that long before), so the next is within a jitter of that slot.
+    const alone = await queue('Seul');
+    t.ok(
+      alone.at >= first.at && alone.at <= first.at + spacing / 2,
+      `nothing queued: within the jitter of the cancelled slot (${(alone.at - first.at) / 1000} s)`,
+    );
+    clock.set(alone.at);
 
-  t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null, 'the lone one left');
-  const next = await queue('Après un départ');
-  await cancel(next.id);
-  const after = await queue('Après une annulation');
-  t.ok(after.at >= alone.at + spacing, `still spaced from the one that left: ${(after.at - alone.at) / 1000} s after`);
-  t.ok(after.at < next.at + spacing, 'not spaced from the cancelled one');
-});
+    t.equal(await deliverDue(svc.rt, transport, s.spaceId, s.inboxId), null, 'the lone one left');
+    const next = await queue('Après un départ');
+    await cancel(next.id);
+    const after = await queue('Après une annulation');
+    t.ok(
+      after.at >= alone.at + spacing,
+      `still spaced from the one that left: ${(after.at - alone.at) / 1000} s after`,
+    );
+    t.ok(after.at < next.at + spacing, 'not spaced from the cancelled one');
+  },
+);

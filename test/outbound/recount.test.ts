@@ -13,7 +13,10 @@ import { cli } from '../helpers/cli.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
 const clock = mondayMorning();
-const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SPACING_SECONDS: '0' } });
+const svc = await startService({
+  clock,
+  env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SPACING_SECONDS: '0' },
+});
 
 t.test('recount puts back queued, drafts and the day reservations, and prints before and after', async (t) => {
   const s = await sender(svc, { plan: 'pro' });
@@ -35,7 +38,11 @@ t.test('recount puts back queued, drafts and the day reservations, and prints be
 
   // The command's function, on the test's clock (the CLI's own runtime reads the system clock).
   const printed = await recountInbox(svc.rt, s.spaceId, s.inboxId);
-  t.same(printed.before, { queued: 9, drafts: 4, slots: { [today]: 7, [tomorrow]: 0, '2026-11-30': 3 } }, 'before: as corrupted (past days left out)');
+  t.same(
+    printed.before,
+    { queued: 9, drafts: 4, slots: { [today]: 7, [tomorrow]: 0, '2026-11-30': 3 } },
+    'before: as corrupted (past days left out)',
+  );
   t.same(printed.after, { queued: 5, drafts: 1, slots: { [today]: 5, [tomorrow]: 1 } });
   const repaired = await inboxState(svc, s);
   t.same({ ...repaired.slots }, { ...good.slots, '2026-11-20': '2' }, 'the slots as they were, an old day untouched');
@@ -47,7 +54,11 @@ t.test('recount puts back queued, drafts and the day reservations, and prints be
   const res = await cli('admin', 'recount', s.inboxId, '--space', s.spaceId);
   t.equal(res.code, 0, res.err);
   const line = JSON.parse(res.out);
-  t.same([line.space_id, line.inbox_id, line.after.queued, line.after.drafts], [s.spaceId, s.inboxId, 5, 1], 'the command prints one JSON line');
+  t.same(
+    [line.space_id, line.inbox_id, line.after.queued, line.after.drafts],
+    [s.spaceId, s.inboxId, 5, 1],
+    'the command prints one JSON line',
+  );
 });
 
 t.test('recount refusals', async (t) => {

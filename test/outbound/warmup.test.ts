@@ -20,7 +20,12 @@ t.test('warm-up: 5 a day the first week, inside the window, spaced, as estimated
   const s = await sender(svc);
   const estimates = new Map<string, number>();
   for (let i = 0; i < 32; i++) {
-    const res = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient(`r${i}`), subject: `Proposition ${i}`, text: 'Bonjour,\nvoici notre proposition.' });
+    const res = await svc.call(s.apiKey, 'send_email', {
+      inbox_id: s.inboxId,
+      to: recipient(`r${i}`),
+      subject: `Proposition ${i}`,
+      text: 'Bonjour,\nvoici notre proposition.',
+    });
     t.equal(res.status, 200, JSON.stringify(res.body.error));
     estimates.set(res.body.message.id, Date.parse(res.body.estimated_send_at));
   }
@@ -45,13 +50,22 @@ t.test('warm-up: 5 a day the first week, inside the window, spaced, as estimated
     const day = paris.toISODate()!;
     perDay.set(day, [...(perDay.get(day) ?? []), at]);
   }
-  t.same([...perDay.keys()].sort(), ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-30'], 'nothing on the weekend');
+  t.same(
+    [...perDay.keys()].sort(),
+    ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-30'],
+    'nothing on the weekend',
+  );
   for (const [day, times] of perDay) {
     if (day < '2026-11-30') t.equal(times.length, 5, `${day}: exactly the week-1 quota`);
     times.sort((a, b) => a - b);
-    for (let i = 1; i < times.length; i++) t.ok(times[i]! - times[i - 1]! >= 600_000, `${day}: spaced by at least 10 min`);
+    for (let i = 1; i < times.length; i++)
+      t.ok(times[i]! - times[i - 1]! >= 600_000, `${day}: spaced by at least 10 min`);
   }
   t.equal(perDay.get('2026-11-30')!.length, 7, 'week 2 (10 a day) sends the 7 left on Monday');
   t.equal(sentAt.size, 32);
-  t.equal(readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).length, 32, 'one .eml per message, none twice');
+  t.equal(
+    readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).length,
+    32,
+    'one .eml per message, none twice',
+  );
 });

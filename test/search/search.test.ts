@@ -17,8 +17,20 @@ const clock = mondayMorning();
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
 
 const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail => ({
-  from, from_name: '', reply_to: '', subject, text, html: '', message_id_header: '', in_reply_to: '', references: [],
-  automatic: false, auth_results: {}, attachments: [], source: null, ...extra,
+  from,
+  from_name: '',
+  reply_to: '',
+  subject,
+  text,
+  html: '',
+  message_id_header: '',
+  in_reply_to: '',
+  references: [],
+  automatic: false,
+  auth_results: {},
+  attachments: [],
+  source: null,
+  ...extra,
 });
 
 const s = await sender(svc);
@@ -30,7 +42,10 @@ interface Item {
   snippet: string;
 }
 
-async function search(body: Record<string, unknown>, key = s.apiKey): Promise<{ items: Item[]; next_cursor: string | null }> {
+async function search(
+  body: Record<string, unknown>,
+  key = s.apiKey,
+): Promise<{ items: Item[]; next_cursor: string | null }> {
   const res = await svc.call(key, 'search_threads', body);
   if (res.status !== 200) throw new Error(`search_threads ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
   return res.body;
@@ -38,10 +53,29 @@ async function search(body: Record<string, unknown>, key = s.apiKey): Promise<{ 
 const threadsFound = async (query: string, extra: Record<string, unknown> = {}, key = s.apiKey): Promise<string[]> =>
   (await search({ query, ...extra }, key)).items.map((item) => item.thread.id);
 
-const quote = await receiveInbound(svc.rt, s.spaceId, inbox, mail('elodie@charpentes-martin.test', 'Devis charpente', 'Bonjour,\nvoici notre proposition pour la toiture du hangar.', { from_name: 'Élodie MARTIN' }));
+const quote = await receiveInbound(
+  svc.rt,
+  s.spaceId,
+  inbox,
+  mail(
+    'elodie@charpentes-martin.test',
+    'Devis charpente',
+    'Bonjour,\nvoici notre proposition pour la toiture du hangar.',
+    { from_name: 'Élodie MARTIN' },
+  ),
+);
 
-t.test('a received message is found by its subject, its sender\'s name and address, and its text', async (t) => {
-  for (const query of ['charpente', 'DEVIS', 'élodie', 'elodie martin', 'charpentes-martin.test', 'toiture', 'hangar toiture', 'Toîture']) {
+t.test("a received message is found by its subject, its sender's name and address, and its text", async (t) => {
+  for (const query of [
+    'charpente',
+    'DEVIS',
+    'élodie',
+    'elodie martin',
+    'charpentes-martin.test',
+    'toiture',
+    'hangar toiture',
+    'Toîture',
+  ]) {
     t.same(await threadsFound(query), [quote.thread_id], query);
   }
   t.same(await threadsFound('charpente piscine'), [], 'every word must be found');
@@ -53,22 +87,41 @@ t.test('a received message is found by its subject, its sender\'s name and addre
 
 t.test('mail received over SMTP is found, HTML-only mail by its text version', async (t) => {
   const inbound = await startInbound(svc);
-  await inbound.send({ from: { name: 'Gaëlle Roux', address: recipient('gaelle') }, to: s.address, subject: 'Plan du grenier', html: '<p>Voici le <b>plan</b> annoté du grenier.</p>' });
+  await inbound.send({
+    from: { name: 'Gaëlle Roux', address: recipient('gaelle') },
+    to: s.address,
+    subject: 'Plan du grenier',
+    html: '<p>Voici le <b>plan</b> annoté du grenier.</p>',
+  });
   const [item] = (await search({ query: 'gaelle annote' })).items;
   t.match(item, { thread: { subject: 'Plan du grenier' } });
   t.match(item!.snippet, /annoté du grenier/);
 });
 
 t.test('a letter NFKD writes as several words is stored, announced and found, received or sent', async (t) => {
-  const received = await receiveInbound(svc.rt, s.spaceId, inbox, mail('imam@mosquee.test', 'Invitation ﷺ', 'Que la paix soit sur le Prophète ﷺ.'));
+  const received = await receiveInbound(
+    svc.rt,
+    s.spaceId,
+    inbox,
+    mail('imam@mosquee.test', 'Invitation ﷺ', 'Que la paix soit sur le Prophète ﷺ.'),
+  );
   t.notOk(received.duplicate);
-  const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('fatima'), subject: 'Réponse ﷺ', text: 'Merci ﷺ, 𝐅𝐚𝐜𝐭𝐮𝐫𝐞 jointe.' });
+  const sent = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient('fatima'),
+    subject: 'Réponse ﷺ',
+    text: 'Merci ﷺ, 𝐅𝐚𝐜𝐭𝐮𝐫𝐞 jointe.',
+  });
   t.equal(sent.status, 200, JSON.stringify(sent.body));
   t.same(await threadsFound('invitation'), [received.thread_id]);
   t.same((await threadsFound('الله')).sort(), [received.thread_id, sent.body.message.thread_id].sort());
   t.same(await threadsFound('facture jointe'), [sent.body.message.thread_id], 'a capital NFKD gives is folded');
   const events = await svc.call(s.apiKey, 'event_feed', { limit: 100 });
-  const types = events.body.events.filter((e: { data: { message_id?: string } }) => [received.message_id, sent.body.message.id].includes(e.data.message_id ?? '')).map((e: { type: string }) => e.type);
+  const types = events.body.events
+    .filter((e: { data: { message_id?: string } }) =>
+      [received.message_id, sent.body.message.id].includes(e.data.message_id ?? ''),
+    )
+    .map((e: { type: string }) => e.type);
   t.same(types.sort(), ['mail.message.queued', 'mail.message.received']);
 });
 
@@ -80,49 +133,81 @@ t.test('the last word is a prefix; the others are whole words', async (t) => {
   t.same(await threadsFound('hangar du'), [quote.thread_id], 'a stop word beside other words is left out');
 });
 
-t.test('a word of one document is a field of s:once, found whole and as a prefix; its second document gives it a posting of its own', async (t) => {
-  const keys = spaceKeys(s.spaceId);
-  const first = (await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare'), 'Xylophagegamma', 'Bonjour')))!;
-  t.equal((await svc.rt.redis.hgetBuffer(keys.searchOnce, 'xylophagegamma'))?.length, 3, 'its number in s:once');
-  t.equal(await svc.rt.redis.exists(keys.searchWord('xylophagegamma')), 0, 'no key of its own');
-  t.same(await threadsFound('xylophagegamma'), [first.thread_id], 'found as a whole word');
-  t.same(await threadsFound('xylophag'), [first.thread_id], 'found as a prefix');
-  t.same(await threadsFound('xylophagegamma bonjour'), [first.thread_id], 'beside a word of many documents');
-  const second = (await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare-2'), 'Encore xylophagegamma', 'Salut')))!;
-  t.equal(await svc.rt.redis.hexists(keys.searchOnce, 'xylophagegamma'), 0, 'moved out of s:once');
-  t.equal(await svc.rt.redis.strlen(keys.searchWord('xylophagegamma')), 6, 'a posting of its two numbers');
-  t.same(await threadsFound('xylophagegamma'), [second.thread_id, first.thread_id], 'both, newest first');
-  t.same(await threadsFound('xylophag'), [second.thread_id, first.thread_id]);
-});
+t.test(
+  'a word of one document is a field of s:once, found whole and as a prefix; its second document gives it a posting of its own',
+  async (t) => {
+    const keys = spaceKeys(s.spaceId);
+    const first = await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare'), 'Xylophagegamma', 'Bonjour'));
+    t.equal((await svc.rt.redis.hgetBuffer(keys.searchOnce, 'xylophagegamma'))?.length, 3, 'its number in s:once');
+    t.equal(await svc.rt.redis.exists(keys.searchWord('xylophagegamma')), 0, 'no key of its own');
+    t.same(await threadsFound('xylophagegamma'), [first.thread_id], 'found as a whole word');
+    t.same(await threadsFound('xylophag'), [first.thread_id], 'found as a prefix');
+    t.same(await threadsFound('xylophagegamma bonjour'), [first.thread_id], 'beside a word of many documents');
+    const second = await receiveInbound(
+      svc.rt,
+      s.spaceId,
+      inbox,
+      mail(recipient('rare-2'), 'Encore xylophagegamma', 'Salut'),
+    );
+    t.equal(await svc.rt.redis.hexists(keys.searchOnce, 'xylophagegamma'), 0, 'moved out of s:once');
+    t.equal(await svc.rt.redis.strlen(keys.searchWord('xylophagegamma')), 6, 'a posting of its two numbers');
+    t.same(await threadsFound('xylophagegamma'), [second.thread_id, first.thread_id], 'both, newest first');
+    t.same(await threadsFound('xylophag'), [second.thread_id, first.thread_id]);
+  },
+);
 
 t.test('a sent message and a draft are found by their subject, recipient and text', async (t) => {
   const to = recipient('paul');
-  const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to, to_name: 'Paul Lefèvre', subject: 'Rendez-vous jeudi', text: 'Je confirme notre réunion à Lyon.' });
+  const sent = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to,
+    to_name: 'Paul Lefèvre',
+    subject: 'Rendez-vous jeudi',
+    text: 'Je confirme notre réunion à Lyon.',
+  });
   t.equal(sent.status, 200, JSON.stringify(sent.body));
-  for (const query of ['reunion lyon', 'lefevre', to, 'rendez vous']) t.same(await threadsFound(query), [sent.body.thread.id], query);
+  for (const query of ['reunion lyon', 'lefevre', to, 'rendez vous'])
+    t.same(await threadsFound(query), [sent.body.thread.id], query);
   t.same((await search({ query: 'lyon' })).items[0]!.message_ids, [sent.body.message.id]);
-  const draft = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('brouillon'), subject: 'Relance', text: 'Un brouillon sur la zinguerie.', requires_approval: true });
+  const draft = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient('brouillon'),
+    subject: 'Relance',
+    text: 'Un brouillon sur la zinguerie.',
+    requires_approval: true,
+  });
   t.equal(draft.body.status, 'draft');
   t.same(await threadsFound('zinguerie'), [draft.body.thread.id]);
 });
 
 t.test('the snippet of a text over 2 KB comes from the blob store, not the subject', async (t) => {
   const text = `${'Un long compte rendu de chantier. '.repeat(80)}La charpente est en mélèze.`;
-  const sent = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('long'), subject: 'Compte rendu', text, requires_approval: true });
+  const sent = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient('long'),
+    subject: 'Compte rendu',
+    text,
+    requires_approval: true,
+  });
   t.equal(sent.status, 200, JSON.stringify(sent.body));
   const [hit] = (await search({ query: 'meleze' })).items;
   t.equal(hit!.thread.id, sent.body.thread.id);
   t.match(hit!.snippet, /mélèze/);
 });
 
-t.test('a sender\'s retry (same Message-ID) is stored and indexed once', async (t) => {
-  const first = mail(recipient('retry'), 'Bordereau', 'Le bordereau signé.', { message_id_header: '<bordereau-1@ailleurs.test>' });
+t.test("a sender's retry (same Message-ID) is stored and indexed once", async (t) => {
+  const first = mail(recipient('retry'), 'Bordereau', 'Le bordereau signé.', {
+    message_id_header: '<bordereau-1@ailleurs.test>',
+  });
   const stored = await receiveInbound(svc.rt, s.spaceId, inbox, first);
   const records = await svc.rt.redis.strlen(spaceKeys(s.spaceId).searchDocs);
   const again = await receiveInbound(svc.rt, s.spaceId, inbox, first);
   t.equal(again.duplicate, true);
   t.equal(await svc.rt.redis.strlen(spaceKeys(s.spaceId).searchDocs), records, 'no second document');
-  t.same((await search({ query: 'bordereau' })).items.map((item) => item.message_ids), [[stored.message_id]]);
+  t.same(
+    (await search({ query: 'bordereau' })).items.map((item) => item.message_ids),
+    [[stored.message_id]],
+  );
 });
 
 const threads: { correspondent: string; thread_id: string; message_id: string }[] = [];
@@ -130,10 +215,23 @@ const threads: { correspondent: string; thread_id: string; message_id: string }[
 t.test('newest match first, each thread once across pages, with all its matching messages', async (t) => {
   for (let i = 0; i < 5; i++) {
     const correspondent = recipient(`commande${i}`);
-    threads.push({ correspondent, ...(await receiveInbound(svc.rt, s.spaceId, inbox, mail(correspondent, `Commande ${i}`, `Notre commande numéro ${i} de tuiles.`))) });
+    threads.push({
+      correspondent,
+      ...(await receiveInbound(
+        svc.rt,
+        s.spaceId,
+        inbox,
+        mail(correspondent, `Commande ${i}`, `Notre commande numéro ${i} de tuiles.`),
+      )),
+    });
   }
   // The oldest thread gets a newer matching message (by subject, same correspondent): it comes first now.
-  const reply = await receiveInbound(svc.rt, s.spaceId, inbox, mail(threads[0]!.correspondent, 'Re: Commande 0', 'La commande est prête.'));
+  const reply = await receiveInbound(
+    svc.rt,
+    s.spaceId,
+    inbox,
+    mail(threads[0]!.correspondent, 'Re: Commande 0', 'La commande est prête.'),
+  );
   t.equal(reply.thread_id, threads[0]!.thread_id);
   const pages: Item[][] = [];
   let cursor: string | undefined;
@@ -142,24 +240,52 @@ t.test('newest match first, each thread once across pages, with all its matching
     pages.push(page.items);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  t.same(pages.map((page) => page.length), [2, 2, 1]);
+  t.same(
+    pages.map((page) => page.length),
+    [2, 2, 1],
+  );
   const order = [0, 4, 3, 2, 1].map((i) => threads[i]!.thread_id);
-  t.same(pages.flat().map((item) => item.thread.id), order, 'newest match first, none twice');
+  t.same(
+    pages.flat().map((item) => item.thread.id),
+    order,
+    'newest match first, none twice',
+  );
   t.same(pages[0]![0]!.message_ids, [reply.message_id, threads[0]!.message_id], 'both matching messages, newest first');
   const both = await search({ query: 'commande tuiles' });
-  t.same(both.items.map((item) => item.thread.id), [4, 3, 2, 1, 0].map((i) => threads[i]!.thread_id), 'placed by their newest message holding both words');
+  t.same(
+    both.items.map((item) => item.thread.id),
+    [4, 3, 2, 1, 0].map((i) => threads[i]!.thread_id),
+    'placed by their newest message holding both words',
+  );
   t.same(both.items[4]!.message_ids, [threads[0]!.message_id], 'the reply does not hold "tuiles"');
   t.same(await threadsFound('commande prete'), [threads[0]!.thread_id]);
 });
 
 t.test('inbox restriction, inbox_id and label', async (t) => {
-  const second = await svc.call(s.apiKey, 'create_inbox', { username: 'achats', domain: s.domain, display_name: 'Achats' });
+  const second = await svc.call(s.apiKey, 'create_inbox', {
+    username: 'achats',
+    domain: s.domain,
+    display_name: 'Achats',
+  });
   t.equal(second.status, 200, JSON.stringify(second.body));
-  const elsewhere = await receiveInbound(svc.rt, s.spaceId, { id: second.body.id, address: second.body.address }, mail(recipient('ardoise'), 'Ardoises', 'Commande d\'ardoises.'));
+  const elsewhere = await receiveInbound(
+    svc.rt,
+    s.spaceId,
+    { id: second.body.id, address: second.body.address },
+    mail(recipient('ardoise'), 'Ardoises', "Commande d'ardoises."),
+  );
   const all = await threadsFound('ardoises');
   t.same(all, [elsewhere.thread_id]);
-  const restricted = await svc.key(s.apiKey, { name: 'ventes seulement', permissions: ['read'], inbox_ids: [s.inboxId] });
-  t.same(await threadsFound('ardoises', {}, restricted.apiKey), [], 'a key restricted to another inbox does not see it');
+  const restricted = await svc.key(s.apiKey, {
+    name: 'ventes seulement',
+    permissions: ['read'],
+    inbox_ids: [s.inboxId],
+  });
+  t.same(
+    await threadsFound('ardoises', {}, restricted.apiKey),
+    [],
+    'a key restricted to another inbox does not see it',
+  );
   t.ok((await threadsFound('commande', {}, restricted.apiKey)).length >= 5, 'but searches its own inbox');
   t.same(await threadsFound('commande', { inbox_id: second.body.id }), [elsewhere.thread_id], 'inbox_id narrows');
   const refused = await svc.call(restricted.apiKey, 'search_threads', { query: 'ardoises', inbox_id: second.body.id });
@@ -172,7 +298,8 @@ t.test('inbox restriction, inbox_id and label', async (t) => {
 });
 
 t.test('every refusal of search_threads', async (t) => {
-  const code = async (body: unknown, key: string | null = s.apiKey) => (await svc.call(key, 'search_threads', body)).body.error?.code;
+  const code = async (body: unknown, key: string | null = s.apiKey) =>
+    (await svc.call(key, 'search_threads', body)).body.error?.code;
   t.equal(await code({}), 'invalid_argument', 'no query');
   t.equal(await code({ query: '' }), 'invalid_argument', 'an empty query');
   t.equal(await code({ query: 'a'.repeat(201) }), 'invalid_argument', 'over 200 characters');
@@ -190,18 +317,39 @@ t.test('every refusal of search_threads', async (t) => {
   t.equal(await code({ query: 'commande' }, sendOnly.apiKey), 'forbidden');
   t.equal(await code({ query: 'commande' }, null), 'unauthorized');
   const stranger = await svc.space();
-  t.equal(await code({ query: 'commande', inbox_id: s.inboxId }, stranger.apiKey), 'not_found', "search_threads: another space's inbox");
+  t.equal(
+    await code({ query: 'commande', inbox_id: s.inboxId }, stranger.apiKey),
+    'not_found',
+    "search_threads: another space's inbox",
+  );
   t.same(await threadsFound('commande', {}, stranger.apiKey), [], 'another space finds nothing of this one');
 });
 
 t.test('the index is erased with the space', async (t) => {
   const human = recipient('humain');
   const space = await sender(svc, { human });
-  await receiveInbound(svc.rt, space.spaceId, { id: space.inboxId, address: space.address }, mail(recipient('adieu'), 'Dernier message', 'Avant la fermeture.'));
-  await receiveInbound(svc.rt, space.spaceId, { id: space.inboxId, address: space.address }, mail(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'));
+  await receiveInbound(
+    svc.rt,
+    space.spaceId,
+    { id: space.inboxId, address: space.address },
+    mail(recipient('adieu'), 'Dernier message', 'Avant la fermeture.'),
+  );
+  await receiveInbound(
+    svc.rt,
+    space.spaceId,
+    { id: space.inboxId, address: space.address },
+    mail(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'),
+  );
   const keys = spaceKeys(space.spaceId);
   // A word of two documents has its own posting; the words of one, fields of s:once.
-  const indexed = async () => (await svc.rt.redis.exists(keys.searchDocs, keys.searchWords, keys.searchOnce, keys.searchWord('fermeture'), keys.searchInbox(space.inboxId)));
+  const indexed = async () =>
+    await svc.rt.redis.exists(
+      keys.searchDocs,
+      keys.searchWords,
+      keys.searchOnce,
+      keys.searchWord('fermeture'),
+      keys.searchInbox(space.inboxId),
+    );
   t.equal(await indexed(), 5);
   await svc.call(space.apiKey, 'close_space', {});
   const confirmed = await svc.call(space.apiKey, 'close_space', { confirmation_code: await lastCode(svc, human) });
@@ -212,12 +360,25 @@ t.test('the index is erased with the space', async (t) => {
 });
 
 t.test('a corrected draft is found by its new words, once', async (t) => {
-  const draft = await svc.call(s.apiKey, 'send_email', { inbox_id: s.inboxId, to: recipient('corrige'), subject: 'Premier jet', text: 'Parlons de gouttières.', requires_approval: true });
+  const draft = await svc.call(s.apiKey, 'send_email', {
+    inbox_id: s.inboxId,
+    to: recipient('corrige'),
+    subject: 'Premier jet',
+    text: 'Parlons de gouttières.',
+    requires_approval: true,
+  });
   t.equal(draft.body.status, 'draft');
   const id = draft.body.message.id;
   const updated = await svc.call(s.apiKey, 'update_draft', { message_id: id, text: 'Parlons de lucarnes.' });
   t.equal(updated.status, 200, JSON.stringify(updated.body));
-  t.same((await search({ query: 'lucarnes' })).items.map((item) => item.message_ids), [[id]]);
-  t.same((await search({ query: 'jet' })).items.map((item) => item.message_ids), [[id]], 'one id for both versions');
+  t.same(
+    (await search({ query: 'lucarnes' })).items.map((item) => item.message_ids),
+    [[id]],
+  );
+  t.same(
+    (await search({ query: 'jet' })).items.map((item) => item.message_ids),
+    [[id]],
+    'one id for both versions',
+  );
   t.same(await threadsFound('gouttieres'), [draft.body.thread.id], 'the first words still find it');
 });

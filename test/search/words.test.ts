@@ -5,7 +5,11 @@ import { fold, messageWords, queryTerms, snippet, WORDS_PER_MESSAGE_MAX } from '
 t.test('case, accents (composed or not) and ligatures fold away', async (t) => {
   t.equal(fold('ÉTÉ Œuvre Straße'), 'ete oeuvre strasse');
   t.equal(fold('e\u0301te\u0301'), 'ete', 'an e with a combining accent');
-  t.same(messageWords({ subject: 'e\u0301te\u0301', address: '', name: '', text: 'été' }), ['ete'], 'one word either way');
+  t.same(
+    messageWords({ subject: 'e\u0301te\u0301', address: '', name: '', text: 'été' }),
+    ['ete'],
+    'one word either way',
+  );
   t.equal(fold('𝐅𝐚𝐜𝐭𝐮𝐫𝐞 ℌello'), 'facture hello', 'letters NFKD writes as capitals are lowercased too');
 });
 
@@ -16,12 +20,20 @@ t.test('a letter NFKD writes as several words gives those words: never one with 
   t.same(queryTerms('ﷺ'), { words: ['صلى', 'الله', 'عليه'], prefix: 'وسلم' }, 'a query folds the same way');
 });
 
-t.test("a message's words: subject, correspondent, then text; stop words, short and long ones left out; capped", async (t) => {
-  const words = messageWords({ subject: 'Re: Devis n° 12', address: 'jean.dupont@exemple.fr', name: 'Jean Dupont', text: `Voici le devis. ${'x'.repeat(33)} a` });
-  t.same(words, ['devis', '12', 'jean', 'dupont', 'exemple', 'fr', 'voici']);
-  const long = Array.from({ length: 500 }, (_, i) => `mot${i}`).join(' ');
-  t.equal(messageWords({ subject: '', address: '', name: '', text: long }).length, WORDS_PER_MESSAGE_MAX);
-});
+t.test(
+  "a message's words: subject, correspondent, then text; stop words, short and long ones left out; capped",
+  async (t) => {
+    const words = messageWords({
+      subject: 'Re: Devis n° 12',
+      address: 'jean.dupont@exemple.fr',
+      name: 'Jean Dupont',
+      text: `Voici le devis. ${'x'.repeat(33)} a`,
+    });
+    t.same(words, ['devis', '12', 'jean', 'dupont', 'exemple', 'fr', 'voici']);
+    const long = Array.from({ length: 500 }, (_, i) => `mot${i}`).join(' ');
+    t.equal(messageWords({ subject: '', address: '', name: '', text: long }).length, WORDS_PER_MESSAGE_MAX);
+  },
+);
 
 t.test('a query: its last kept word is the prefix; stop words count only alone', async (t) => {
   t.same(queryTerms('Échéance  FACT'), { words: ['echeance'], prefix: 'fact' });
@@ -36,5 +48,9 @@ t.test('a snippet is cut on words around the first match', async (t) => {
   const cut = snippet(text, { words: [], prefix: 'factu' });
   t.match(cut, /^…(avant )+la facture est jointe (après )+après…$/);
   t.ok(cut.length <= 162);
-  t.equal(snippet('Bonjour Marie', { words: [], prefix: 'zz' }), 'Bonjour Marie', 'the start when the text does not match');
+  t.equal(
+    snippet('Bonjour Marie', { words: [], prefix: 'zz' }),
+    'Bonjour Marie',
+    'the start when the text does not match',
+  );
 });

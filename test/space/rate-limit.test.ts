@@ -48,7 +48,10 @@ t.test('RateLimit-Policy and RateLimit on every authenticated answer, the refusa
   }
   t.same([...policies], ['"default";q=10;w=5'], 'ten in a burst, refilled in 5 s');
   // Each request takes a token; the bucket is full again 0.5 s per missing token later.
-  t.same(states, [...[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((r) => `"default";r=${r};t=${Math.ceil((10 - r) / 2)}`), '"default";r=0;t=1']);
+  t.same(states, [
+    ...[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((r) => `"default";r=${r};t=${Math.ceil((10 - r) / 2)}`),
+    '"default";r=0;t=1',
+  ]);
   const unknown = await a.call(apiKey, 'send_pigeon');
   t.equal(unknown.headers.get('ratelimit'), '"default";r=0;t=1', 'a refusal after authentication keeps the state');
   t.equal((await a.call(null, 'get_settings')).headers.get('ratelimit'), null, 'no key, no budget to show');
@@ -71,15 +74,22 @@ t.test('a front end in a child process shares the budget too', async (t) => {
   const target = await testRedisTarget();
   const script = fileURLToPath(new URL('../helpers/auth-child.ts', import.meta.url));
   const child = spawn(process.execPath, [...CHILD_EXEC_ARGV, script], {
-    env: { ...process.env, ...env, MBX_TEST_NOW: String(clock.now()), MBX_TEST_REDIS: JSON.stringify(target), MBX_TEST_KEY: apiKey, MBX_TEST_CALLS: '10' },
+    env: {
+      ...process.env,
+      ...env,
+      MBX_TEST_NOW: String(clock.now()),
+      MBX_TEST_REDIS: JSON.stringify(target),
+      MBX_TEST_KEY: apiKey,
+      MBX_TEST_CALLS: '10',
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   t.equal((await lines.next()).value, 'ready');
   // Spent once the child is up, not across its start-up (the bucket's expiry runs on Redis's clock).
   for (let i = 0; i < 4; i++) t.equal((await a.call(apiKey, 'get_settings')).status, 200);
-  child.stdin!.write('go\n');
+  child.stdin.write('go\n');
   t.equal((await lines.next()).value, '6', 'the child gets what is left of the burst, no more');
   t.equal((await a.call(apiKey, 'get_settings')).status, 429);
   await exited;

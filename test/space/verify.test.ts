@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { spaceKeys } from '../../src/redis/keys.js';
-import { lastCode } from '../helpers/codes.js';
+import { lastCode, lastCodeMail } from '../helpers/codes.js';
 import { journalIndexEntries, journalLines } from '../helpers/events.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 
@@ -23,17 +23,31 @@ t.test('attach_human then verify: the space becomes verified and the human is at
   t.equal(refused.body.error.code, 'space_unverified', 'verified-required tools refuse before');
   const res = await svc.call(apiKey, 'attach_human', { email: 'Nouvelle.Personne@Exemple.fr' });
   t.equal(res.status, 200);
-  t.same(res.body, { human_email: 'n***@exemple.fr', code_sent: true, expires_at: new Date(clock.now() + 15 * MINUTE).toISOString() });
-  const code = await lastCode(svc, 'nouvelle.personne@exemple.fr');
+  t.same(res.body, {
+    human_email: 'n***@exemple.fr',
+    code_sent: true,
+    expires_at: new Date(clock.now() + 15 * MINUTE).toISOString(),
+    notice: "Demandez le code à l'humain, puis appelez verify avec ce code.",
+  });
+  const { code, text } = (await lastCodeMail(svc, 'nouvelle.personne@exemple.fr'))!;
   t.match(code, /^\d{6}$/, 'the code went by e-mail');
+  t.ok(text.includes(`${svc.url}/workspace/espace`), "the mail links to the space's page in the workspace");
   const stored = JSON.stringify(await svc.rt.redis.hgetall(spaceKeys(spaceId).code('verify')));
-  t.notMatch(stored, code!, 'the code is stored hashed, never as is');
-  t.equal((await svc.rt.redis.hget(spaceKeys(spaceId).space, 'human_email')), 'humain@exemple.fr', 'nothing changes before verify');
+  t.notMatch(stored, code, 'the code is stored hashed, never as is');
+  t.equal(
+    await svc.rt.redis.hget(spaceKeys(spaceId).space, 'human_email'),
+    'humain@exemple.fr',
+    'nothing changes before verify',
+  );
   const reader = await svc.key(apiKey, { name: 'lecteur', permissions: ['read'] }).catch(() => null);
   t.equal(reader, null, 'still unverified');
   const ok = await svc.call(apiKey, 'verify', { code });
   t.equal(ok.status, 200);
-  t.same(ok.body, { verified: true, human_email: 'n***@exemple.fr' });
+  t.same(ok.body, {
+    verified: true,
+    human_email: 'n***@exemple.fr',
+    notice: 'Les envois, clés, boîtes, domaines et webhooks sont maintenant ouverts.',
+  });
   t.equal(await svc.rt.redis.hget(spaceKeys(spaceId).space, 'human_email'), 'nouvelle.personne@exemple.fr');
   t.equal((await svc.call(apiKey, 'create_key', { name: 'robot' })).status, 200, 'verified-required tools open');
   const again = await svc.call(apiKey, 'verify', { code });
@@ -114,7 +128,12 @@ t.test('code_limit: five codes in 24 h, for all purposes together; a new code vo
   const res = await svc.call(apiKey, 'attach_human', { email: 'limite@exemple.fr' });
   t.equal(res.status, 429);
   t.equal(res.body.error.code, 'code_limit');
-  if (codes[0] !== codes[3]) t.equal((await svc.call(apiKey, 'verify', { code: codes[0] })).body.error.code, 'invalid_code', 'an older code is void');
+  if (codes[0] !== codes[3])
+    t.equal(
+      (await svc.call(apiKey, 'verify', { code: codes[0] })).body.error.code,
+      'invalid_code',
+      'an older code is void',
+    );
   t.equal((await svc.call(apiKey, 'verify', { code: codes[3] })).status, 200, 'the last one holds');
   clock.advance(24 * 60 * MINUTE);
   t.equal((await svc.call(apiKey, 'attach_human', { email: 'limite@exemple.fr' })).status, 200, 'the window slides');
@@ -133,13 +152,19 @@ t.test('code_not_sent: the e-mail cannot leave, nothing changes', async (t) => {
   // Every index entry (a prefix, then a line id's 20-character body) still names a stored line.
   const stored = new Set(await svc.rt.redis.hkeys(spaceKeys(spaceId).journal));
   const index = await journalIndexEntries(svc.rt, spaceId);
-  t.same(index.filter((member) => !stored.has(`log_${member.slice(-20)}`)), [], 'nor its index entries');
+  t.same(
+    index.filter((member) => !stored.has(`log_${member.slice(-20)}`)),
+    [],
+    'nor its index entries',
+  );
   t.equal((await broken.call(apiKey, 'verify', { code: '123456' })).body.error.code, 'no_pending_code');
 });
 
 t.test('concurrent attach_human: one code leaves, the others are code_too_soon', async (t) => {
   const { apiKey } = await svc.space({ verified: false });
-  const answers = await Promise.all(Array.from({ length: 8 }, () => svc.call(apiKey, 'attach_human', { email: 'course@exemple.fr' })));
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, () => svc.call(apiKey, 'attach_human', { email: 'course@exemple.fr' })),
+  );
   t.equal(answers.filter((r) => r.status === 200).length, 1);
   t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.error.code === 'code_too_soon'));
 });

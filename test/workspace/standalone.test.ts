@@ -1,173 +1,333 @@
 /**
- * The standalone workspace at /workspace, in Chromium: the space's human signs in with a code, approves
- * a draft that then leaves (journaled as the human); each of the eleven pages is shown, screenshot for
- * docs/workspace.md and checked by axe-core; a key opens it too; another site's page cannot use the session.
- * The campaign pages show a seeded audience and a started campaign whose first messages left on an
- * injected clock: its performances, the audience's contacts and a contact's sheet.
+ * The workspace in a browser (Chromium) on a space as a human finds it after weeks of use (250
+ * threads, 120 journal lines today, 2 campaigns, 40 contacts: test/helpers/workspace-seed.ts), each
+ * step a tab of one browser: each list pages on to its last item; reload, Back and Forward keep the
+ * place; each object's link opens it; a thread is read when opened, its PDF downloads with its bytes,
+ * its HTML version shows on request without remote content until asked; drafts are approved (the
+ * departure in words), edited, cancelled; a campaign paused and resumed; an assistant's access removed
+ * from Espace, after which its MCP calls get 401. Every page at both sizes: pages.test.ts.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import t from 'tap';
-import { feedCampaign } from '../../actors/campaign-feed.js';
 import { ManualClock } from '../../src/clock.js';
-import { transportFor } from '../../src/delivery/transports.js';
-import { ROOT } from '../../src/paths.js';
-import { PAGES } from '../../src/workspace/pages.js';
-import { deliverDue } from '../../src/workers/send.js';
 import { seriousViolations, startBrowser } from '../helpers/browser.js';
-import { lastCode } from '../helpers/codes.js';
 import { MASTER_KEY } from '../helpers/domains.js';
-import { send, sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
-import { signIn } from '../helpers/signin.js';
+import { humanTab, shown, SIZES } from '../helpers/workspace-page.js';
+import { PDF, SEED, seedWorkspace } from '../helpers/workspace-seed.js';
 
+// Chromium's work counts in the file's time: on a loaded machine the walk takes minutes.
+t.setTimeout(300_000);
 const env = {
-  MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', MAILBOX_DATA_DIR: mkdtempSync(join(tmpdir(), 'mbx-ws-')),
-  WORKSPACE_INDEX: `ws-${randomBytes(4).toString('hex')}`, WORKSPACE_WAIT_MS: '2000',
+  MAILBOX_MASTER_KEY: MASTER_KEY,
+  SEND_WINDOW: 'always',
+  MAILBOX_DATA_DIR: mkdtempSync(join(tmpdir(), 'mbx-ws-')),
+  WORKSPACE_WAIT_MS: '2000',
 };
-// A clock that moves only when told: the campaign's departures, 10 minutes apart per inbox, without waiting.
 const clock = new ManualClock(Date.now());
 const svc = await startService({ clock, env });
+
+/** A server of remote images: the test counts what the browser asked of it. */
+const imageHits: string[] = [];
+const images = createServer((request, response) => {
+  imageHits.push(request.url ?? '');
+  response.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
+});
+await new Promise<void>((done) => images.listen(0, '127.0.0.1', done));
+t.teardown(() => void images.close());
+const seeded = await seedWorkspace(
+  svc,
+  clock,
+  `humaine-${randomBytes(3).toString('hex')}@exemple.fr`,
+  `http://127.0.0.1:${(images.address() as { port: number }).port}/logo.gif`,
+);
 const browser = await startBrowser();
-// Every run takes the screenshots; `WORKSPACE_SCREENSHOTS=docs/workspace` writes them where the docs show them.
-const SHOTS = process.env.WORKSPACE_SCREENSHOTS ? join(ROOT, process.env.WORKSPACE_SCREENSHOTS) : mkdtempSync(join(tmpdir(), 'mbx-shots-'));
+const humanPage = (size: { width: number; height: number }) => humanTab(browser, svc, seeded.connection.cookie, size);
 
-const TITLES: Record<string, string> = {
-  jour: 'Aujourd’hui', valider: 'À valider', fils: 'Fils', campagnes: 'Campagnes', performances: 'Performances', audiences: 'Audiences',
-  contacts: 'Contacts', boites: 'Boîtes', domaines: 'Domaines', blocages: 'Blocages', espace: 'Espace',
-};
-
-t.test('a code sign-in, a draft approved that leaves, the eleven pages: screenshots and axe', async (t) => {
-  const human = `humaine-${randomBytes(3).toString('hex')}@exemple.fr`;
-  const s = await sender(svc, { human });
-  const drafted = await send(svc, s, { requires_approval: true, subject: 'Devis pour la mairie', text: 'Bonjour,\nvoici le devis demandé.\nBien à vous.' });
-  const messageId = drafted.body.message.id;
-  await svc.call(s.apiKey, 'add_suppression', { value: 'ancien-client@exemple.fr', reason: 'demande par téléphone' });
-
-  const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
-  const page = await context.newPage();
-  await page.goto(`${svc.url}/workspace`);
-  await page.getByRole('link', { name: /Recevoir un code/ }).click();
-  await page.getByLabel(/Adresse e-mail/).fill(human);
-  await page.getByRole('button', { name: 'Recevoir un code' }).click();
-  const codeField = page.getByLabel('Code reçu');
-  await codeField.waitFor({ timeout: 5000 }).catch(async (e) => { console.error('PAGE', page.url(), (await page.content()).slice(0, 3000)); throw e; });
-  await codeField.fill((await lastCode(svc, human))!);
-  await page.getByRole('button', { name: 'Me connecter' }).click();
-  await page.getByRole('heading', { name: 'Aujourd’hui', level: 1 }).waitFor();
-  t.match(page.url(), /\/workspace$/, 'back on the workspace, signed in');
-
-  await page.getByRole('link', { name: 'À valider' }).click();
-  await page.getByText('Devis pour la mairie').waitFor();
-  await page.getByRole('button', { name: 'Approuver' }).click();
-  await page.getByText(/Message approuvé/).waitFor();
-  await deliverDue(svc.rt, transportFor(svc.rt), s.spaceId, s.inboxId);
-  t.equal((await svc.call(s.apiKey, 'get_message', { message_id: messageId })).body.status, 'sent', 'the approved message left');
-  const journal = await svc.call(s.apiKey, 'list_events', { message_id: messageId });
-  t.match(journal.body.events.find((e: { kind: string }) => e.kind === 'draft.approved'), { actor: { kind: 'human' } }, 'journaled as the human');
-
-  // An audience with named contacts and a field, and a campaign over the verified domain's inbox, started
-  // with the space's key (permission approve): its first messages leave as the clock moves.
-  const { audience } = (await svc.call(s.apiKey, 'create_audience', { name: 'Mairies du Rhône' })).body;
-  const contacts = [
-    { email: 'claire.dubois@mairie-exemple.test', name: 'Claire Dubois', fields: { commune: 'Villeurbanne' } },
-    { email: 'marc.lefevre@mairie-exemple.test', name: 'Marc Lefèvre', fields: { commune: 'Bron' } },
-    { email: 'sophie.garnier@mairie-exemple.test', name: 'Sophie Garnier', fields: { commune: 'Vénissieux' } },
-    { email: 'yann.morel@mairie-exemple.test', name: 'Yann Morel', fields: { commune: 'Caluire' } },
-  ];
-  t.equal((await svc.call(s.apiKey, 'add_contacts', { audience_id: audience.id, contacts })).body.added, contacts.length, 'the audience has its contacts');
-  const created = await svc.call(s.apiKey, 'create_campaign', {
-    name: 'Devis mairies', audience_id: audience.id, inbox_ids: [s.inboxId], subject: 'Un devis pour {{commune}}',
-    text: 'Bonjour {{name}},\nnous pouvons vous proposer un devis pour {{commune}}.\n{{unsubscribe_url}}',
-    follow_ups: [{ after_days: 3, text: 'Je me permets de vous relancer, {{name}}.' }],
-  });
-  t.equal(created.status, 200, JSON.stringify(created.body));
-  const campaignId = created.body.campaign.id;
-  t.equal((await svc.call(s.apiKey, 'start_campaign', { campaign_id: campaignId })).body.campaign.status, 'running', 'the campaign runs');
-  for (let step = 0; step < 8; step++) {
-    await feedCampaign(svc.rt, s.spaceId, campaignId);
-    const next = await deliverDue(svc.rt, transportFor(svc.rt), s.spaceId, s.inboxId);
-    if (next === null) break;
-    clock.set(Math.max(clock.now() + 1, next));
+/** Clicks « Plus » until the list has no more, and answers how many items it shows. */
+async function toTheEnd(page: Page, list: string): Promise<number> {
+  for (let more = page.locator('button.more'); await more.count();) {
+    const before = await page.locator(`${list} > li`).count();
+    await more.click();
+    await page.waitForFunction(([selector, n]) => document.querySelectorAll(`${selector} > li`).length > n, [
+      list,
+      before,
+    ] as const);
   }
-  const status = (await svc.call(s.apiKey, 'campaign_status', { campaign_id: campaignId })).body;
-  t.ok(status.figures.sent > 0, `some of the campaign's messages left: ${JSON.stringify(status.figures)}`);
+  return page.locator(`${list} > li`).count();
+}
 
-  await send(svc, s, { requires_approval: true, subject: 'Relance du devis', text: 'Bonjour,\navez-vous pu lire notre devis ?' });
-  mkdirSync(SHOTS, { recursive: true });
-  // Some pages are shown with arguments, by the links a human follows: the campaign's performances, the
-  // audience's contacts, a contact's sheet.
-  const then: Partial<Record<string, () => Promise<void>>> = {
-    campagnes: () => page.getByRole('heading', { name: 'Devis mairies', level: 3 }).waitFor(),
-    performances: async () => {
-      await page.getByRole('link', { name: 'Voir les performances' }).click();
-      await page.getByText('Devis mairies — ', { exact: false }).waitFor();
-    },
-    audiences: async () => {
-      await page.getByRole('link', { name: 'Mairies du Rhône' }).click();
-      await page.getByRole('link', { name: 'claire.dubois@mairie-exemple.test' }).waitFor();
-    },
-    contacts: async () => {
-      await page.getByRole('link', { name: 'claire.dubois@mairie-exemple.test' }).click();
-      await page.getByText('Fiche du contact').waitFor();
-    },
-  };
-  for (const name of PAGES) {
-    await page.getByRole('navigation').getByRole('link', { name: TITLES[name], exact: true }).click();
-    await page.getByRole('heading', { name: TITLES[name], level: 1 }).waitFor();
-    await page.locator('main section, main form').first().waitFor();
-    await then[name]?.();
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    t.same(await seriousViolations(page), [], `axe: nothing serious or critical in ${name}`);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('link', { name: 'À valider' }).click();
-  await page.getByText('Relance du devis').waitFor();
-  await page.screenshot({ path: join(SHOTS, 'valider-telephone.png'), fullPage: true });
-  t.same(await seriousViolations(page), [], 'axe: nothing serious on a phone either');
-  await context.close();
+t.test(
+  'a thread: read when opened, each message whole, the PDF with its bytes, the HTML version asked for',
+  async (t) => {
+    const thread = () =>
+      svc.call(seeded.s.apiKey, 'get_thread', { thread_id: seeded.invoice.threadId }).then((r) => r.body.thread);
+    t.equal((await thread()).unread, true, 'unread before');
+    const { page } = await humanPage(SIZES.phone);
+    const marked = page.waitForResponse((response) => response.url().endsWith('/v1/classify_thread'));
+    await page.goto(`${svc.url}/workspace/fils/${seeded.invoice.threadId}`);
+    await shown(page, seeded.invoice.subject);
+    t.equal((await marked).status(), 200);
+    t.equal((await thread()).unread, false, 'opening the thread marked it read');
+    const line = (await svc.call(seeded.s.apiKey, 'list_events', { thread_id: seeded.invoice.threadId })).body
+      .events[0];
+    t.match(line, { kind: 'thread.classified', actor: { kind: 'human' } }, 'journaled as the human');
+
+    const body = page.locator('ol.messages .body').first();
+    t.match(await body.innerText(), /Ligne 60 de la facture détaillée/, 'the whole text');
+    t.same(
+      await body.evaluate((node) => [getComputedStyle(node).overflowY, node.scrollHeight <= node.clientHeight + 1]),
+      ['visible', true],
+      'in no clipped box',
+    );
+
+    const link = page.getByRole('link', { name: 'facture-novembre.pdf' });
+    t.match(await page.locator('ul.attachments li').innerText(), /PDF, 412\u00a0octets/, 'its type and size in words');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    t.equal(download.suggestedFilename(), 'facture-novembre.pdf');
+    t.same(readFileSync(await download.path()), PDF, 'the PDF downloads with identical bytes');
+    t.match(await link.getAttribute('href'), new RegExp(`^${svc.url}/a/`), 'through the signed link of get_attachment');
+
+    t.same(imageHits, [], 'no remote content before the HTML version is asked for');
+    await page.getByRole('button', { name: 'Afficher la version HTML' }).click();
+    const frame = page.locator('iframe.html');
+    await frame.waitFor();
+    t.equal(
+      await frame.getAttribute('sandbox'),
+      'allow-same-origin allow-popups allow-popups-to-escape-sandbox',
+      'a frame that runs no script',
+    );
+    await page.frameLocator('iframe.html').getByText('facture de novembre').waitFor();
+    t.same(imageHits, [], 'its remote image not loaded');
+    t.ok(
+      await frame.evaluate(
+        (node: HTMLIFrameElement) => node.offsetHeight >= node.contentDocument!.documentElement.scrollHeight,
+      ),
+      'the frame as tall as the message',
+    );
+    const fetched = page.waitForResponse((response) => response.url().endsWith('/logo.gif'));
+    await page.getByRole('button', { name: 'Afficher les images distantes' }).click();
+    await page.frameLocator('iframe.html').getByRole('img', { name: 'Logo du fournisseur' }).waitFor();
+    await fetched;
+    t.same(imageHits, ['/logo.gif'], 'loaded once the human asked');
+    t.same(await seriousViolations(page), [], 'axe: nothing serious with the HTML version shown');
+  },
+);
+
+t.test(
+  'lists page on to their last item; reload, Back and Forward keep the place; links open their objects',
+  async (t) => {
+    const { page } = await humanPage(SIZES.desktop);
+    const total = async (tool: string, key: string, args: Record<string, unknown> = {}) => {
+      let count = 0;
+      let cursor: string | undefined;
+      do {
+        const body = (await svc.call(seeded.s.apiKey, tool, { ...args, ...(cursor ? { cursor } : {}) })).body;
+        count += body[key].length;
+        cursor = body.next_cursor ?? undefined;
+      } while (cursor);
+      return count;
+    };
+    await page.goto(`${svc.url}/workspace`);
+    await shown(page, 'Aujourd’hui');
+    t.ok((await total('list_events', 'events')) >= SEED.journalToday, 'the journal of today holds its 120 lines');
+    t.equal(
+      await toTheEnd(page, 'ol.journal'),
+      await total('list_events', 'events'),
+      'Aujourd’hui: every line of the day',
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'Fils' }).click();
+    await shown(page, 'Fils');
+    t.equal(
+      await toTheEnd(page, 'ul.threads'),
+      await total('list_threads', 'items'),
+      'Fils: every thread not archived, 20 at a time',
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'À valider' }).click();
+    await shown(page, 'À valider');
+    t.equal(await toTheEnd(page, 'ul.cards'), SEED.drafts, 'À valider: every draft');
+    await page.getByRole('navigation').getByRole('link', { name: 'Blocages' }).click();
+    await shown(page, 'Blocages');
+    t.equal(await toTheEnd(page, 'ul.list'), await total('list_suppressions', 'items'), 'Blocages: every block');
+    await page.goto(`${svc.url}/workspace/audiences/${seeded.audienceId}`);
+    await shown(page, 'Mairies du Rhône');
+    t.equal(await toTheEnd(page, 'ul.list'), SEED.contacts, 'an audience: its 40 contacts');
+
+    // Filters and the search are in the address.
+    await page.goto(`${svc.url}/workspace/fils`);
+    await shown(page, 'Fils');
+    await page.getByLabel('Étiquette').fill('devis');
+    await page.getByLabel('Non lus seulement').check();
+    await page.getByRole('button', { name: 'Filtrer' }).click();
+    await page.waitForURL(/\/workspace\/fils\?label=devis&unread=true$/);
+    await shown(page, 'Fils');
+    const filtered = await total('list_threads', 'items', { label: 'devis', unread: true });
+    t.equal(await toTheEnd(page, 'ul.threads'), filtered, 'the filtered list: label and unread');
+    await page.getByRole('searchbox', { name: 'Chercher dans le courrier' }).fill('facture novembre');
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await shown(page, 'Recherche « facture novembre »');
+    await page.getByRole('link', { name: seeded.invoice.subject }).click();
+    await shown(page, seeded.invoice.subject);
+    t.equal(new URL(page.url()).pathname, `/workspace/fils/${seeded.invoice.threadId}`, 'a thread has its address');
+
+    await page.reload();
+    await shown(page, seeded.invoice.subject);
+    t.pass('reload keeps the thread');
+    await page.goBack();
+    await shown(page, 'Recherche « facture novembre »');
+    t.match(page.url(), /\/workspace\/fils\?query=facture\+novembre/, 'Back: the search');
+    await page.goBack();
+    await shown(page, 'Fils');
+    t.match(page.url(), /label=devis/, 'Back again: the filtered list');
+    await page.goForward();
+    await shown(page, 'Recherche « facture novembre »');
+    t.pass('Forward');
+
+    // Each object's link opens it: a campaign, its audience, a contact, the contact's campaign.
+    await page.getByRole('navigation').getByRole('link', { name: 'Campagnes' }).click();
+    await page.getByRole('link', { name: 'Devis mairies' }).click();
+    await shown(page, 'Devis mairies');
+    t.equal(new URL(page.url()).pathname, `/workspace/campagnes/${seeded.campaigns.running}`);
+    await page.getByRole('link', { name: /Voir les contacts de son audience/ }).click();
+    await shown(page, 'Mairies du Rhône');
+    await page.getByRole('link', { name: /contact-00@mairie-exemple\.test/ }).click();
+    await shown(page, /Claire|Marc|Sophie|Yann|Élodie|Karim|Nadia|Paul|Inès|Hugo/);
+    t.match(decodeURIComponent(page.url()), /\/workspace\/contacts\/contact-00@mairie-exemple\.test$/);
+    await page.getByRole('link', { name: 'Devis mairies' }).click();
+    await shown(page, 'Devis mairies');
+    // A journal line opens what it is about.
+    await page.getByRole('navigation').getByRole('link', { name: 'Aujourd’hui' }).click();
+    await shown(page, 'Aujourd’hui');
+    await page.locator('ol.journal a', { hasText: 'Création de la campagne « Relance printemps »' }).click();
+    await shown(page, 'Relance printemps');
+    t.equal(
+      new URL(page.url()).pathname,
+      `/workspace/campagnes/${seeded.campaigns.draft}`,
+      'a journal line links to its object',
+    );
+  },
+);
+
+t.test(
+  'drafts: what each answers and who wrote it; edit then give up; approve with the departure in words; cancel',
+  async (t) => {
+    const { page } = await humanPage(SIZES.desktop);
+    await page.goto(`${svc.url}/workspace/valider`);
+    await shown(page, 'À valider');
+    const card = page.locator('ul.cards > li').first();
+    t.match(
+      await card.locator('.meta').first().innerText(),
+      /écrit par l’agent « rédacteur »/,
+      'the agent that wrote it',
+    );
+    t.match(
+      await card.locator('blockquote.answered').innerText(),
+      /En réponse à .*client-exemple\.test, reçu .*\n+Bonjour,/s,
+      'the message it answers',
+    );
+    const subject = await card.locator('h2').innerText();
+
+    await card.getByRole('button', { name: 'Modifier' }).click();
+    await page.getByLabel('Texte').fill('Un texte que je ne garde pas.');
+    await page.getByRole('button', { name: 'Abandonner la modification' }).click();
+    t.notMatch(
+      await page.locator('ul.cards > li').first().innerText(),
+      /je ne garde pas/,
+      'given up: the draft as it was',
+    );
+    await page.locator('ul.cards > li').first().getByRole('button', { name: 'Modifier' }).click();
+    await page.getByLabel('Texte').fill('Bonjour,\nvoici notre proposition corrigée.');
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await page.getByText('Brouillon modifié').waitFor();
+    t.match(await page.locator('ul.cards > li').first().innerText(), /proposition corrigée/, 'the correction shown');
+
+    await page.locator('ul.cards > li').first().getByRole('button', { name: 'Approuver' }).click();
+    const said = await page.locator('#status').filter({ hasText: 'Message approuvé' }).innerText();
+    t.match(
+      said,
+      /^Message approuvé : (départ prévu \S+ \d+\u00a0\S+ à \d+\u00a0h\u00a0\d\d|il part dans un instant)\.$/,
+      `the departure in words: ${said}`,
+    );
+    t.notMatch(await page.locator('ul.cards').innerText(), subject, 'the approved draft left the list');
+
+    const next = page.locator('ul.cards > li').first();
+    const nextSubject = await next.locator('h2').innerText();
+    await next.getByRole('button', { name: 'Annuler l’envoi' }).click();
+    await next.getByRole('button', { name: 'Annuler le brouillon' }).click();
+    await page.getByText('Brouillon annulé').waitFor();
+    t.equal(
+      await page.locator('ul.cards > li h2', { hasText: nextSubject }).count(),
+      0,
+      'the cancelled draft left the list',
+    );
+  },
+);
+
+t.test('campaigns: progress, rates and next departure; pause and resume', async (t) => {
+  const { page } = await humanPage(SIZES.desktop);
+  await page.goto(`${svc.url}/workspace/campagnes/${seeded.campaigns.running}`);
+  await shown(page, 'Devis mairies');
+  t.match(
+    await page.locator('.progress').innerText(),
+    /[1-9]\d*\scontacts? écrits? sur 40/,
+    'progress: written of recipients',
+  );
+  t.match(
+    await page.locator('dl.figures').first().innerText(),
+    /Réponses\s+\d+\u00a0%.*Rebonds.*Désinscriptions.*Prochain départ/s,
+  );
+  await page.getByRole('button', { name: 'Mettre en pause' }).click();
+  await page.getByText('Campagne « Devis mairies » en pause').waitFor();
+  t.equal(
+    (await svc.call(seeded.s.apiKey, 'campaign_status', { campaign_id: seeded.campaigns.running })).body.campaign
+      .status,
+    'paused',
+  );
+  await page.getByRole('button', { name: 'Reprendre la campagne' }).click();
+  await page.getByText('Campagne « Devis mairies » reprise').waitFor();
+  const journal = (await svc.call(seeded.s.apiKey, 'list_events', { campaign_id: seeded.campaigns.running })).body
+    .events;
+  t.match(
+    journal.slice(0, 2),
+    [
+      { kind: 'campaign.started', actor: { kind: 'human' } },
+      { kind: 'campaign.paused', actor: { kind: 'human' } },
+    ],
+    'journaled as the human',
+  );
 });
 
-t.test('a key opens it too; the session cookie acts only for the view of this service', async (t) => {
-  const human = `humain-${randomBytes(3).toString('hex')}@exemple.fr`;
-  const { apiKey } = await svc.space({ human });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${svc.url}/workspace?page=domaines`);
-  await page.getByLabel('Clé d’API').fill(apiKey);
-  await page.getByRole('button', { name: 'Ouvrir' }).click();
-  await page.getByRole('heading', { name: 'Domaines', level: 1 }).waitFor();
-  t.pass('signed in with a key, on the page asked for');
-
-  // By keyboard alone: the skip link first, then the pages' links, Enter opens one.
-  await page.keyboard.press('Tab');
-  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Aller au contenu');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Fils');
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Fils', level: 1 }).waitFor();
-  t.equal(await page.evaluate(() => document.activeElement?.id), 'page', 'the focus moves to the new page');
-  await context.close();
-
-  const cookie = await signIn(svc, human);
-  const call = (headers: Record<string, string>) =>
-    fetch(`${svc.url}/v1/get_settings`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: '{}' });
-  const viewCall = await call({ 'x-mailbox-view': 'workspace' });
-  t.equal(viewCall.status, 200, `the view with the session ${JSON.stringify(await viewCall.clone().json())}`);
-  t.equal((await call({ 'x-mailbox-view': 'workspace', origin: 'https://ailleurs.example' })).status, 403, "another site's page is refused");
-  t.equal((await call({})).status, 401, 'without the view header the cookie is not a key');
-  const added = await fetch(`${svc.url}/v1/add_filter`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie, 'x-mailbox-view': 'workspace' },
-    body: JSON.stringify({ direction: 'receive', action: 'block', value: 'spam-humain.example' }),
-  });
-  t.equal((await added.json()).filter?.created_by, 'human', 'a filter the human adds names the human, not a key');
-
-  const html = await fetch(`${svc.url}/workspace`);
-  t.match(html.headers.get('content-security-policy'), /frame-ancestors 'none'/);
-  t.equal(html.headers.get('cache-control'), 'no-store');
+t.test("Espace: an assistant's access removed, confirmed; its next MCP call gets 401", async (t) => {
+  const mcp = (token: string) =>
+    fetch(`${svc.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_settings', arguments: {} },
+      }),
+    });
+  t.equal((await mcp(seeded.connection.token)).status, 200, 'the assistant is connected');
+  const { page } = await humanPage(SIZES.phone);
+  await page.goto(`${svc.url}/workspace/espace`);
+  await shown(page, 'Espace');
+  const access = page.locator('li', { hasText: seeded.connection.name });
+  t.match(await access.innerText(), /assistant connecté.*Permissions : envoi, lecture/s, 'the permissions in words');
+  await access.getByRole('button', { name: 'Retirer l’accès' }).click();
+  t.match(await access.getByRole('alert').innerText(), /cessera de répondre aussitôt/, 'asked first');
+  await access.getByRole('button', { name: 'Retirer l’accès' }).click();
+  await page.getByText(`Accès « ${seeded.connection.name} » retiré.`).waitFor();
+  t.equal((await mcp(seeded.connection.token)).status, 401, 'its next MCP call: 401');
+  t.equal(await page.locator('li', { hasText: seeded.connection.name }).count(), 0, 'gone from the list');
 });

@@ -15,12 +15,12 @@ import { bareHost, checkedAddress, parseWebhookUrl, WebhookUrlError } from '../.
 import { OAuthRefusal } from './refusal.js';
 
 /** A metadata document is a few hundred bytes: anything past this is no document. */
-export const MAX_DOCUMENT_BYTES = 5120;
+const MAX_DOCUMENT_BYTES = 5120;
 /**
  * The whole fetch, the name's resolution included, is over by then. A deadline, not a socket's idle
  * timeout: a server trickling a byte every few seconds is never idle for long and would hold it for hours.
  */
-export const DOCUMENT_TIMEOUT_MS = 5000;
+const DOCUMENT_TIMEOUT_MS = 5000;
 
 /** Whether a client_id names a metadata document: an https URL with a path (the spec's shape). */
 export function isDocumentClientId(clientId: string): boolean {
@@ -32,7 +32,8 @@ export function isDocumentClientId(clientId: string): boolean {
   }
 }
 
-const unreachable = (why: string): OAuthRefusal => new OAuthRefusal('invalid_client', `Le document de métadonnées du client est inaccessible : ${why}`);
+const unreachable = (why: string): OAuthRefusal =>
+  new OAuthRefusal('invalid_client', `Le document de métadonnées du client est inaccessible : ${why}`);
 
 function get(config: Config, url: URL, address: string, signal: AbortSignal): Promise<string> {
   const host = bareHost(url);
@@ -62,7 +63,9 @@ function get(config: Config, url: URL, address: string, signal: AbortSignal): Pr
           chunks.push(chunk);
         });
         res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', (error) => reject(error instanceof OAuthRefusal ? error : unreachable('connexion interrompue.')));
+        res.on('error', (error) =>
+          reject(error instanceof OAuthRefusal ? error : unreachable('connexion interrompue.')),
+        );
       },
     );
     req.on('error', (error) => reject(error instanceof OAuthRefusal ? error : unreachable('connexion impossible.')));
@@ -75,12 +78,18 @@ export async function fetchClientDocument(config: Config, clientId: string): Pro
   let text: string;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(unreachable(`pas de réponse en ${DOCUMENT_TIMEOUT_MS / 1000} s.`)), DOCUMENT_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(unreachable(`pas de réponse en ${DOCUMENT_TIMEOUT_MS / 1000} s.`)),
+      DOCUMENT_TIMEOUT_MS,
+    );
   });
   const abandon = new AbortController();
   try {
     const url = parseWebhookUrl(config, clientId);
-    text = await Promise.race([checkedAddress(config, url).then((address) => get(config, url, address, abandon.signal)), late]);
+    text = await Promise.race([
+      checkedAddress(config, url).then((address) => get(config, url, address, abandon.signal)),
+      late,
+    ]);
   } catch (error) {
     if (error instanceof WebhookUrlError) throw unreachable(error.message);
     if (error instanceof MailboxError) throw unreachable('résolution DNS impossible.');

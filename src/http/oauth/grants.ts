@@ -2,7 +2,8 @@
  * The grants, by @node-oauth/oauth2-server (framework-agnostic, standards-tested): authorization code
  * with PKCE S256 and refresh-token rotation, over a model backed by our actors (actors/connection.ts,
  * actors/oauth-clients.ts). Ours around it: RFC 8707 (`resource` must be this server's `/mcp`), refresh
- * reuse detection (a used refresh token presented again revokes the connection), revocation (RFC 7009),
+ * reuse detection (a used refresh token presented again revokes the connection), the presented refresh
+ * token spent only with its successor, after every check (the scope asked included), revocation (RFC 7009),
  * and French error descriptions. The library checks expiry against the wall clock; the model hides
  * what our injected clock says is expired and hands the library dates on the wall clock.
  */
@@ -18,13 +19,12 @@ import {
   readCode,
   readRefresh,
   spendCode,
-  spendRefresh,
   type ConnectionRequest,
 } from '../../../actors/connection.js';
 import { SERVICE_ACTOR, type Actor } from '../../../actors/journal.js';
 import { keepClientInUse } from '../../../actors/oauth-clients.js';
 import { MailboxError } from '../../errors.js';
-import type { Permission } from '../../records.js';
+import type { Permission } from '../../record-schemas.js';
 import type { Runtime } from '../../runtime.js';
 import type { IncomingRequest, Reply } from '../io.js';
 import { readForm } from '../pages.js';
@@ -34,18 +34,25 @@ import { oauthJson, OAuthRefusal, refusalReply, type OAuthErrorCode } from './re
 /** The resource every token is for (RFC 8707, RFC 9728 `resource`). */
 export const resourceOf = (rt: Runtime): string => `${rt.config.baseUrl}/mcp`;
 
-/** Who a code or token is for. At the consent, `consent` carries the human's choice and the connection to create. */
+/**
+ * Who a code or token is for. At the consent, `consent` carries the human's choice and the connection to
+ * create; at a refresh, `rotates` the refresh token presented, spent when the new pair is saved.
+ */
 export interface Grantee {
   spaceId: string;
   keyId: string;
   resource: string;
   consent?: { human: Actor; request: ConnectionRequest };
+  rotates?: string;
 }
 
 const DESCRIPTIONS: Partial<Record<OAuthErrorCode, string>> = {
-  invalid_request: 'Requête incomplète ou mal formée : vérifiez ses paramètres (grant_type, code, code_verifier, redirect_uri, client_id).',
-  invalid_client: "Client inconnu : enregistrez-le (POST /oauth/register) ou publiez son document de métadonnées à l'adresse de son client_id.",
-  invalid_grant: "Code ou jeton de rafraîchissement inconnu, expiré, déjà utilisé ou révoqué, ou vérificateur PKCE erroné : recommencez l'autorisation.",
+  invalid_request:
+    'Requête incomplète ou mal formée : vérifiez ses paramètres (grant_type, code, code_verifier, redirect_uri, client_id).',
+  invalid_client:
+    "Client inconnu : enregistrez-le (POST /oauth/register) ou publiez son document de métadonnées à l'adresse de son client_id.",
+  invalid_grant:
+    "Code ou jeton de rafraîchissement inconnu, expiré, déjà utilisé ou révoqué, ou vérificateur PKCE erroné : recommencez l'autorisation.",
   unauthorized_client: 'Ce client ne peut pas utiliser ce type de demande.',
   unsupported_grant_type: 'Seuls authorization_code et refresh_token sont acceptés.',
   invalid_scope: 'Portée refusée : send, read, approve, manage_inboxes, et jamais plus que ce qui a été accordé.',
@@ -64,7 +71,9 @@ function model(rt: Runtime) {
         if (error instanceof OAuthRefusal) return null;
         throw error;
       });
-      return client && { id: client.client_id, grants: GRANT_TYPES, redirectUris: client.redirect_uris, source: client };
+      return (
+        client && { id: client.client_id, grants: GRANT_TYPES, redirectUris: client.redirect_uris, source: client }
+      );
     },
     async validateScope(user: Grantee, _client: OAuth2Server.Client, scope?: string[]) {
       return user.consent ? user.consent.request.permissions : scope?.length ? scope : false;
@@ -78,8 +87,18 @@ function model(rt: Runtime) {
     async generateRefreshToken(_client: OAuth2Server.Client, user: Grantee) {
       return newSecret(user.spaceId, 'mbr');
     },
-    async saveAuthorizationCode(code: Pick<OAuth2Server.AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope'>, client: OAuth2Server.Client, user: Grantee) {
-      const { keyId } = await createConnection(rt, user.spaceId, user.consent!.human, code.authorizationCode, user.consent!.request);
+    async saveAuthorizationCode(
+      code: Pick<OAuth2Server.AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope'>,
+      client: OAuth2Server.Client,
+      user: Grantee,
+    ) {
+      const { keyId } = await createConnection(
+        rt,
+        user.spaceId,
+        user.consent!.human,
+        code.authorizationCode,
+        user.consent!.request,
+      );
       return { ...code, client, user: { ...user, keyId } };
     },
     async getAuthorizationCode(code: string) {
@@ -100,17 +119,33 @@ function model(rt: Runtime) {
     async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode) {
       return spendCode(rt, code.authorizationCode);
     },
-    async saveToken(token: OAuth2Server.Token, client: OAuth2Server.Client & { source?: Parameters<typeof keepClientInUse>[1] }, user: Grantee) {
-      try {
-        await issueTokens(rt, user.spaceId, token.accessToken, token.refreshToken!, {
-          key_id: user.keyId,
-          client_id: client.id,
-          scope: (token.scope ?? []) as Permission[],
-          resource: user.resource,
-        });
-      } catch (error) {
-        if (error instanceof MailboxError && error.code === 'unauthorized') throw new OAuth2Server.InvalidGrantError('connection revoked');
+    async saveToken(
+      token: OAuth2Server.Token,
+      client: OAuth2Server.Client & { source?: Parameters<typeof keepClientInUse>[1] },
+      user: Grantee,
+    ) {
+      const grant = {
+        key_id: user.keyId,
+        client_id: client.id,
+        scope: (token.scope ?? []) as Permission[],
+        resource: user.resource,
+      };
+      const issued = await issueTokens(
+        rt,
+        user.spaceId,
+        token.accessToken,
+        token.refreshToken!,
+        grant,
+        user.rotates ?? null,
+      ).catch((error: unknown) => {
+        if (error instanceof MailboxError && error.code === 'unauthorized')
+          throw new OAuth2Server.InvalidGrantError('connection revoked');
         throw error;
+      });
+      if (user.rotates && !issued.rotated) {
+        // Two rotations of one token at once: the loser is a reuse too.
+        if (issued.reused) await endConnection(rt, user.spaceId, user.keyId, () => SERVICE_ACTOR);
+        throw new OAuth2Server.InvalidGrantError('refresh token already used');
       }
       if (client.source) await keepClientInUse(rt, client.source);
       const now = rt.clock.now();
@@ -130,15 +165,26 @@ function model(rt: Runtime) {
         rt.log.warn('refresh token reused: connection revoked', { space_id: stored.spaceId, key_id: stored.key_id });
         return null;
       }
-      const user: Grantee = { spaceId: stored.spaceId, keyId: stored.key_id, resource: stored.resource };
-      return { refreshToken, refreshTokenExpiresAt: wallDate(rt, stored.expires_at), scope: stored.scope, client: { id: stored.client_id, grants: [] }, user };
+      const user: Grantee = {
+        spaceId: stored.spaceId,
+        keyId: stored.key_id,
+        resource: stored.resource,
+        rotates: refreshToken,
+      };
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: wallDate(rt, stored.expires_at),
+        scope: stored.scope,
+        client: { id: stored.client_id, grants: [] },
+        user,
+      };
     },
-    async revokeToken(token: OAuth2Server.RefreshToken) {
-      const { spent, reused } = await spendRefresh(rt, token.refreshToken);
-      const user = token.user as Grantee;
-      // Two rotations of one token at once: the loser is a reuse too.
-      if (reused) await endConnection(rt, user.spaceId, user.keyId, () => SERVICE_ACTOR);
-      return spent;
+    /**
+     * The library revokes the presented token before it checks the scope asked: spent here, a refused
+     * refresh would cost the client its token. It is spent by saveToken instead, with the new pair.
+     */
+    async revokeToken() {
+      return true;
     },
   };
 }
@@ -158,7 +204,8 @@ export function oauthServer(rt: Runtime): OAuth2Server {
 /** A library refusal as the RFC's JSON, described in French. */
 export function libraryRefusal(error: unknown): OAuthRefusal {
   if (error instanceof OAuthRefusal) return error;
-  if (!(error instanceof OAuth2Server.OAuthError) || error.name === 'server_error') throw (error as { inner?: unknown })?.inner ?? error;
+  if (!(error instanceof OAuth2Server.OAuthError) || error.name === 'server_error')
+    throw (error as { inner?: unknown })?.inner ?? error;
   // RFC 6749 5.2 names a redirect_uri unlike the authorization request's `invalid_grant`; the library says invalid_request.
   const code = (/`redirect_uri` is invalid/.test(error.message) ? 'invalid_grant' : error.name) as OAuthErrorCode;
   return new OAuthRefusal(code, DESCRIPTIONS[code] ?? error.message, error.code);
@@ -174,14 +221,23 @@ export function checkResource(rt: Runtime, resource: string | null | undefined):
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
 /** `POST /oauth/token`: authorization_code (PKCE S256) or refresh_token. */
-export async function tokenEndpoint(rt: Runtime, server: OAuth2Server, request: IncomingRequest, body: Buffer): Promise<Reply> {
+export async function tokenEndpoint(
+  rt: Runtime,
+  server: OAuth2Server,
+  request: IncomingRequest,
+  body: Buffer,
+): Promise<Reply> {
   const fields = Object.fromEntries(readForm(body));
   try {
     // Before the library, which asks other grants for a client secret first and answers invalid_client.
-    if (fields.grant_type && !GRANT_TYPES.includes(fields.grant_type)) throw new OAuthRefusal('unsupported_grant_type', DESCRIPTIONS.unsupported_grant_type!);
+    if (fields.grant_type && !GRANT_TYPES.includes(fields.grant_type))
+      throw new OAuthRefusal('unsupported_grant_type', DESCRIPTIONS.unsupported_grant_type!);
     checkResource(rt, fields.resource);
     const response = new OAuth2Server.Response();
-    await server.token(new OAuth2Server.Request({ method: request.method, headers: request.headers, query: {}, body: fields }), response);
+    await server.token(
+      new OAuth2Server.Request({ method: request.method, headers: request.headers, query: {}, body: fields }),
+      response,
+    );
     // The token's life as stored, not the library's count down from the wall clock (3599 a millisecond later).
     return oauthJson(200, { ...response.body, expires_in: CONNECTION_RULES.accessTokenMs / 1000 });
   } catch (error) {
@@ -197,10 +253,15 @@ export async function revokeEndpoint(rt: Runtime, body: Buffer): Promise<Reply> 
   const form = readForm(body);
   const token = form.get('token');
   const clientId = form.get('client_id');
-  if (!token || !clientId) return refusalReply(new OAuthRefusal('invalid_request', 'Paramètres token et client_id obligatoires.'));
+  if (!token || !clientId)
+    return refusalReply(new OAuthRefusal('invalid_request', 'Paramètres token et client_id obligatoires.'));
   const refresh = await readRefresh(rt, token);
   if (refresh && refresh.client_id === clientId) {
-    await endConnection(rt, refresh.spaceId, refresh.key_id, (name) => ({ kind: 'agent', name, key_id: refresh.key_id }));
+    await endConnection(rt, refresh.spaceId, refresh.key_id, (name) => ({
+      kind: 'agent',
+      name,
+      key_id: refresh.key_id,
+    }));
   } else {
     await dropAccessToken(rt, token);
   }

@@ -1,6 +1,6 @@
 /**
  * The OAuth endpoints' refusals as their RFCs name them (RFC 6749 5.2 and 4.1.2.1, RFC 7591 3.2.2,
- * RFC 8707 `invalid_target`, RFC 7009): a JSON body `{error, error_description}` (French), never
+ * RFC 8707 `invalid_target`, RFC 7009; `temporarily_unavailable` with 429 past an anonymous budget): a JSON body `{error, error_description}` (French), never
  * the API's error body, which OAuth clients do not read.
  */
 import type { Reply } from '../io.js';
@@ -16,6 +16,7 @@ export type OAuthErrorCode =
   | 'invalid_target'
   | 'access_denied'
   | 'server_error'
+  | 'temporarily_unavailable'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata';
 
@@ -29,7 +30,7 @@ export class OAuthRefusal extends Error {
   }
 }
 
-export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 export const oauthJson = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
   status,
