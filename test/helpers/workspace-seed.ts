@@ -14,6 +14,7 @@ import { classifyThread } from '../../actors/thread.js';
 import type { ManualClock } from '../../src/clock.js';
 import { transportFor } from '../../src/delivery/transports.js';
 import { callTool } from '../../src/tools/dispatch.js';
+import { parisDay } from '../../src/texts.js';
 import { deliverDue } from '../../src/workers/send.js';
 import { connectByOAuth } from './oauth.js';
 import { sender, type Sender } from './outbound.js';
@@ -82,7 +83,10 @@ export async function seedWorkspace(
   human: string,
   remoteImage: string,
 ): Promise<Seeded> {
-  const today = clock.now();
+  // Today's lines go back three hours: where the Paris day began less than four hours ago, today
+  // starts a few hours later, or they would fall on two days.
+  let today = clock.now();
+  while (parisDay(today - 4 * 3600_000) !== parisDay(today)) today += 3600_000;
   const s = await sender(svc, { human });
   const adminId = (await svc.call(s.apiKey, 'get_settings')).body.key.id as string;
   const admin = (tool: string, args: Record<string, unknown>) => as(svc, s.spaceId, adminId, tool, args);
