@@ -7,9 +7,10 @@
  * comes only after Redis wrote. This file holds the wiring and the per-session state only.
  */
 import { performance } from 'node:perf_hooks';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerSession } from 'smtp-server';
 import { countSmtpVerdict, smtpSessionClosed, smtpSessionOpened } from '../metrics.js';
 import type { Runtime } from '../runtime.js';
+import { PromptSmtpServer } from './prompt-greeting.js';
 import { answer, runChain, smtpReply, type Stage, type Verdict } from './chain.js';
 import { mailauthResolver } from './dns.js';
 import type { Route } from './routing.js';
@@ -78,7 +79,7 @@ export async function startSmtp(rt: Runtime, options: { port: number; host: stri
       if (connection.session.id === id) connection.send(reply.responseCode, reply.message);
   };
 
-  const server = new SMTPServer({
+  const server = new PromptSmtpServer({
     name: config.mxHost,
     banner: 'Mailbox',
     logger: false,

@@ -7,9 +7,9 @@
  * (`250 2.0.0 msg_... queued`, or `draft` when it waits for a human). This file holds
  * the wiring and the per-session state only (docs/operations.md, "SMTP submission").
  */
-import { SMTPServer } from 'smtp-server';
 import type { Access } from '../../actors/space.js';
 import type { Runtime } from '../runtime.js';
+import { PromptSmtpServer } from './prompt-greeting.js';
 import { runChain, smtpReply, type Stage, type Verdict } from './chain.js';
 import {
   encryptedOrLoopback,
@@ -49,7 +49,7 @@ export async function startSubmission(rt: Runtime, options: { port: number; host
     else accept();
   };
 
-  const server = new SMTPServer({
+  const server = new PromptSmtpServer({
     name: config.mxHost,
     banner: 'Mailbox submission',
     logger: false,
@@ -62,6 +62,11 @@ export async function startSubmission(rt: Runtime, options: { port: number; host
     disabledCommands: tls ? [] : ['STARTTLS'],
     hideSTARTTLS: !tls,
     ...(tls ?? {}),
+    // Admitted in the tick it connected (the library's default waits one): a client that talks first is
+    // then served in order, not refused as too early.
+    onConnect(_session, callback) {
+      callback();
+    },
     onAuth(auth, session, callback) {
       const ctx: AuthContext = {
         rt,
