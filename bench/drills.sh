@@ -2,13 +2,15 @@
 # The kill drills (figures in docs/operations.md, "Kill drills"): SIGKILL of a front end, of
 # Redis (append-only, appendfsync everysec then always) and of the delivery worker, each under a load
 # of send_email retried with idempotency keys; counts acknowledged vs stored vs delivered (bench/drills.mjs).
+# Then the inbound drills (bench/inbound-drill.mjs): SIGKILL of the SMTP process, then of Redis, while
+# mail arrives; every acknowledged message stored once with its raw source.
 # Then the hostile content drill (bench/content-drill.mjs): hostile HTML mail and an inflating
 # PDF sent and read under the same load; /healthz p99 and the process's peak memory.
 # Then the cluster drill (bench/cluster-drill.mjs; docs/operations.md, "Redis Cluster failover"): a
 # 6-node Redis Cluster under paced send_email from 12 spaces, kill -9 of the primary holding the most
 # spaces, then of a replica, then the killed node restarted.
-#   bash bench/drills.sh           # 4 drills x 200 messages, 5 hostile rounds, about 5 min on a shared 2-core machine
-#   bash bench/drills.sh --smoke   # @bench-smoke: 4 drills x 24 messages, 1 hostile round, a 14 s cluster drill, for CI
+#   bash bench/drills.sh           # 4 + 2 drills x 200 messages, 5 hostile rounds, about 5 min on a shared 2-core machine
+#   bash bench/drills.sh --smoke   # @bench-smoke: 4 + 2 drills x 24 messages, 1 hostile round, a 14 s cluster drill, for CI
 #   bash bench/drills.sh cluster [--smoke]   # the cluster drill alone (about 2 min; 40 s in smoke mode)
 # Loopback only; everything it starts, it stops (the driver's process group and the scratch directory).
 # Exit 1 when a drill lost an acknowledged message, did not drain, or delivered a copy outside the
@@ -33,7 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # Each driver in its own process group, so an interruption stops all it started.
-scripts=(bench/drills.mjs bench/content-drill.mjs bench/cluster-drill.mjs)
+scripts=(bench/drills.mjs bench/inbound-drill.mjs bench/content-drill.mjs bench/cluster-drill.mjs)
 if [[ ${1:-} == cluster ]]; then
   scripts=(bench/cluster-drill.mjs)
   shift
