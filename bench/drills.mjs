@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { spaceKeys } from '../dist/src/redis/keys.js';
-import { freePort, processGroup, startSink } from './lib.mjs';
+import { freePort, processGroup, until, startSink } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const run = process.env.DRILLS_RUN;
@@ -31,15 +31,6 @@ const DRILLS = [
   // Restarted once the dead worker's lease ran out: the new worker's first sweep takes its messages.
   { name: 'delivery worker', fsync: 'everysec', victim: 'worker', downMs: LEASE_MS + 500 },
 ];
-
-async function until(what, check, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${what}: not ready within ${ms} ms`);
-}
 
 const { procs, start, stop } = processGroup(run);
 const kill = (name, signal) => stop(procs.get(name), signal);

@@ -16,7 +16,7 @@ import { blobKey } from '../dist/src/blobs/store.js';
 import { loadConfig } from '../dist/src/config.js';
 import { spaceKeys } from '../dist/src/redis/keys.js';
 import { createRuntime } from '../dist/src/runtime.js';
-import { freePort, processGroup } from './lib.mjs';
+import { freePort, processGroup, until } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const run = process.env.DRILLS_RUN;
@@ -29,15 +29,6 @@ const DRILLS = [
   { name: 'redis, appendfsync always', victim: 'redis' },
 ];
 const RECIPIENT = 'exercice@bench.test';
-
-async function until(what, check, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${what}: not ready within ${ms} ms`);
-}
 
 const { procs, start, stop } = processGroup(run);
 async function stopAll() {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 
 /** A loopback port free at this moment, for a server the benchmark starts. */
@@ -123,4 +124,14 @@ export function processGroup(dir) {
     return gone.finally(() => clearTimeout(hard));
   }
   return { procs, start, stop };
+}
+
+/** Resolves once `check` answers true (a throw counts as not yet), polled every 100 ms; throws after `ms`. */
+export async function until(what, check, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${what}: not ready within ${ms} ms`);
 }

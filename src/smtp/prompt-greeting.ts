@@ -1,7 +1,7 @@
 /**
  * smtp-server greets a connection 100 ms after it opened, to catch clients that talk before the greeting
  * (3.21.6, SMTPConnection#init). Postfix's smtpd greets at once (its pre-greeting test belongs to
- * postscreen, in front of it); the wait held every new session 100 ms, which bounded mail over new
+ * postscreen, in front of it); the wait held every new connection 100 ms, which bounded mail over new
  * connections (BENCHMARKS.md, "Inbound SMTP"). The connection here is the library's but for that wait,
  * its connection limit kept; test/inbound/greeting.test.ts holds the two library methods this replaces
  * to the text they had when it was written, so an upgrade that changes them is seen.

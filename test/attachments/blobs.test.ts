@@ -17,6 +17,7 @@ import { sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
 import { startService } from '../helpers/service.js';
 import { CHILD_EXEC_ARGV } from '../helpers/child.js';
+import { receivedMail } from '../helpers/mail.js';
 
 t.setTimeout(120_000);
 const clock = new ManualClock(Date.now());
@@ -63,18 +64,11 @@ t.test(
       svc.rt,
       s.spaceId,
       { id: s.inboxId, address: s.address },
-      {
+      receivedMail({
         from: 'paul@destinataire.test',
         from_name: 'Paul',
-        reply_to: '',
         subject: 'Gardé',
         text: 'Ci-joint.',
-        html: '',
-        message_id_header: '',
-        in_reply_to: '',
-        references: [],
-        automatic: false,
-        auth_results: {},
         source: Buffer.from('Subject: Gardé\r\n\r\nCi-joint.\r\n'),
         attachments: [
           {
@@ -85,7 +79,7 @@ t.test(
             content_id: null,
           },
         ],
-      },
+      }),
     );
     const orphan = `orphelin;${randomBytes(8).toString('hex')}\n`;
     t.equal(await receiveAndDie(s, orphan), 'SIGKILL');
@@ -121,29 +115,22 @@ t.test(
 
 t.test('the same file received twice is stored once', async (t) => {
   const s = await sender(svc);
-  const mail = (subject: string) => ({
-    from: 'paul@destinataire.test',
-    from_name: 'Paul',
-    reply_to: '',
-    subject,
-    text: 'Ci-joint.',
-    html: '',
-    message_id_header: '',
-    in_reply_to: '',
-    references: [],
-    automatic: false,
-    auth_results: {},
-    source: null,
-    attachments: [
-      {
-        filename: 'meme.csv',
-        content_type: 'text/csv',
-        content: Buffer.from('même;contenu\n'),
-        inline: false,
-        content_id: null,
-      },
-    ],
-  });
+  const mail = (subject: string) =>
+    receivedMail({
+      from: 'paul@destinataire.test',
+      from_name: 'Paul',
+      subject,
+      text: 'Ci-joint.',
+      attachments: [
+        {
+          filename: 'meme.csv',
+          content_type: 'text/csv',
+          content: Buffer.from('même;contenu\n'),
+          inline: false,
+          content_id: null,
+        },
+      ],
+    });
   await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mail('Un'));
   await receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mail('Deux'));
   t.equal((await svc.rt.ports.blobs.list(s.spaceId)).length, 1);

@@ -14,6 +14,7 @@ import { streamEnvelopes } from '../helpers/events.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { receiveInbound } from '../../actors/inbound.js';
 import { jsonLengthBound, PageBytes } from '../../actors/events.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const clock = new ManualClock(Date.parse('2026-11-23T08:00:00.000Z'));
 const svc = await startService({
@@ -240,21 +241,11 @@ t.test('a page stops before 4 MB of envelopes, where exact sizes stop it: no eve
       svc.rt,
       s.spaceId,
       { id: s.inboxId, address: s.address },
-      {
+      receivedMail({
         from,
-        from_name: '',
-        reply_to: '',
         subject: `Gros ${i}`,
         text: `${i} ${'x'.repeat(200_000)}`,
-        html: '',
-        message_id_header: '',
-        in_reply_to: '',
-        references: [],
-        automatic: false,
-        auth_results: {},
-        attachments: [],
-        source: null,
-      },
+      }),
     );
   }
   const pages: { type: string; message_id: string; size: number }[][] = [];
@@ -296,21 +287,12 @@ t.test(
         svc.rt,
         s.spaceId,
         { id: s.inboxId, address: s.address },
-        {
+        receivedMail({
           from: recipient('long'),
           from_name: 'Long',
-          reply_to: '',
           subject: 'Très long',
           text,
-          html: '',
-          message_id_header: '',
-          in_reply_to: '',
-          references: [],
-          automatic: false,
-          auth_results: {},
-          attachments: [],
-          source: null,
-        },
+        }),
       );
     // Escapes (quotes, line ends, controls) and characters of 2, 3 and 4 bytes: JSON longer than the text.
     const hostile = 'Ligne « é » "citée" \\ \u0001 — 😀\n'.repeat(40_000);

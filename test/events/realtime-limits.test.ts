@@ -19,6 +19,7 @@ import { servedFrontEnd, uwsLoadsHere, type ServedFrontEnd } from '../helpers/fr
 import { recipient } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
 import { openSocket as connect, type SocketClient } from '../helpers/socket.js';
+import { receivedMail } from '../helpers/mail.js';
 
 // Under a loaded machine's CI (four files at once on two cores) its 6 MB replays take a while.
 t.setTimeout(300_000);
@@ -91,21 +92,11 @@ async function history(s: Space, count: number): Promise<void> {
       svc.rt,
       s.spaceId,
       { id: s.inboxId, address: s.address },
-      {
+      receivedMail({
         from: recipient('lourd'),
-        from_name: '',
-        reply_to: '',
         subject: `Lourd ${i}`,
         text: `${i} ${randomBytes(150_000).toString('hex')}`,
-        html: '',
-        message_id_header: '',
-        in_reply_to: '',
-        references: [],
-        automatic: false,
-        auth_results: {},
-        attachments: [],
-        source: null,
-      },
+      }),
     );
   }
 }

@@ -23,6 +23,7 @@ import { clusterMode, testRedis, testRedisTarget } from '../helpers/redis.js';
 import { startRedisProxy } from '../helpers/redis-proxy.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { streamEnvelopes } from '../helpers/events.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const scripts = readScripts();
 const sha = (name: string): string =>
@@ -90,22 +91,13 @@ t.test('send_email as a test send (no duplicate rule): still one of everything',
   t.equal((await eventIds(s.spaceId, 'mail.message.queued')).length, 1, 'one event');
 });
 
-const mail = (from: string, extra: Partial<InboundMail> = {}): InboundMail => ({
-  from,
-  from_name: '',
-  reply_to: '',
-  subject: 'Question',
-  text: 'Bonjour',
-  html: '',
-  message_id_header: '',
-  in_reply_to: '',
-  references: [],
-  automatic: false,
-  auth_results: {},
-  attachments: [],
-  source: null,
-  ...extra,
-});
+const mail = (from: string, extra: Partial<InboundMail> = {}): InboundMail =>
+  receivedMail({
+    from,
+    subject: 'Question',
+    text: 'Bonjour',
+    ...extra,
+  });
 
 t.test('the inbound store: one message in one thread, one event, not a duplicate', { skip }, async (t) => {
   const s = await sender(svc);

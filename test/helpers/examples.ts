@@ -11,6 +11,7 @@ import type { TestService } from './service.js';
 import { lastCode } from './codes.js';
 import { startFakeStripe } from './stripe.js';
 import { verifiedDomain } from './domains.js';
+import { receivedMail } from './mail.js';
 
 export interface ExampleContext {
   svc: TestService;
@@ -110,19 +111,11 @@ export const EXAMPLES: Record<string, Example> = {
       ctx.svc.rt,
       ctx.spaceId,
       { id: inboxId, address: inbox.address },
-      {
+      receivedMail({
         from: 'client@exemple.fr',
         from_name: 'Client',
-        reply_to: '',
         subject: 'Commande',
         text: 'Ci-joint.',
-        html: '',
-        message_id_header: '',
-        in_reply_to: '',
-        references: [],
-        automatic: false,
-        auth_results: {},
-        source: null,
         attachments: [
           {
             filename: 'commande.csv',
@@ -132,7 +125,7 @@ export const EXAMPLES: Record<string, Example> = {
             content_id: null,
           },
         ],
-      },
+      }),
     );
     const { attachments } = await succeed(ctx.svc, ctx.apiKey, 'get_message', { message_id });
     return { message_id, attachment_id: attachments[0].id };

@@ -1,17 +1,35 @@
 /**
- * Outgoing mail for delivery tests: a message as the send worker would hand it over (its id, Message-ID
+ * Received mail as the SMTP front end hands it to receiveInbound, and outgoing mail for delivery tests: a message as the send worker would hand it over (its id, Message-ID
  * on the sending domain, VERP return path, unsubscribe link signed for the space), a runtime variant
  * with another OUTBOUND, and what checks a received message: DKIM with mailauth against the test DNS
  * server, the signed header list, the header lines as they came.
  */
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth';
+import type { InboundMail } from '../../actors/inbound.js';
 import type { Config } from '../../src/config.js';
 import { verpReturnPath } from '../../src/delivery/mime.js';
 import type { OutgoingMail } from '../../src/delivery/types.js';
 import { unsubscribeLink } from '../../src/delivery/unsubscribe.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { TestDns } from './dns.js';
+
+/** A received mail: plain text from `from`, no name, nothing cited, no file, no raw source, unless `fields` says. */
+export const receivedMail = (
+  fields: Pick<InboundMail, 'from' | 'subject' | 'text'> & Partial<InboundMail>,
+): InboundMail => ({
+  from_name: '',
+  reply_to: '',
+  html: '',
+  message_id_header: '',
+  in_reply_to: '',
+  references: [],
+  automatic: false,
+  auth_results: {},
+  attachments: [],
+  source: null,
+  ...fields,
+});
 
 export interface MailParts {
   spaceId: string;

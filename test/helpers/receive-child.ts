@@ -9,6 +9,7 @@ import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime } from '../../src/runtime.js';
 import { composeRuntime } from '../../src/cli/compose.js';
+import { receivedMail } from './mail.js';
 
 const env = process.env;
 const config = loadConfig(env);
@@ -27,19 +28,11 @@ await receiveInbound(
   rt,
   env.CHILD_SPACE!,
   { id: env.CHILD_INBOX!, address: env.CHILD_ADDRESS! },
-  {
+  receivedMail({
     from: 'marie@destinataire.test',
     from_name: 'Marie',
-    reply_to: '',
     subject: 'Jamais écrit',
     text: 'Ci-joint.',
-    html: '',
-    message_id_header: '',
-    in_reply_to: '',
-    references: [],
-    automatic: false,
-    auth_results: {},
-    source: null,
     attachments: [
       {
         filename: 'orphelin.csv',
@@ -49,6 +42,6 @@ await receiveInbound(
         content_id: null,
       },
     ],
-  },
+  }),
 );
 process.exit(0);

@@ -19,6 +19,7 @@ import { deliverDue } from '../../src/workers/send.js';
 import { connectByOAuth } from './oauth.js';
 import { sender, type Sender } from './outbound.js';
 import type { TestService } from './service.js';
+import { receivedMail } from './mail.js';
 
 export const PDF = readFileSync(new URL('../fixtures/facture.pdf', import.meta.url));
 export const SEED = { threads: 250, archived: 10, drafts: 25, contacts: 40, journalToday: 120 } as const;
@@ -54,22 +55,14 @@ const mail = (
   subject: string,
   text: string,
   extra: Partial<InboundMail> = {},
-): InboundMail => ({
-  from,
-  from_name: fromName,
-  reply_to: '',
-  subject,
-  text,
-  html: '',
-  message_id_header: '',
-  in_reply_to: '',
-  references: [],
-  automatic: false,
-  auth_results: {},
-  attachments: [],
-  source: null,
-  ...extra,
-});
+): InboundMail =>
+  receivedMail({
+    from,
+    from_name: fromName,
+    subject,
+    text,
+    ...extra,
+  });
 
 /** A call of a tool in process, with a key's rights, as the HTTP front end makes it (the outputs checked against their schemas). */
 async function as(svc: TestService, spaceId: string, keyId: string, tool: string, args: Record<string, unknown>) {

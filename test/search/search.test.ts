@@ -12,26 +12,18 @@ import { startInbound } from '../helpers/inbound.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const clock = mondayMorning();
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
 
-const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail => ({
-  from,
-  from_name: '',
-  reply_to: '',
-  subject,
-  text,
-  html: '',
-  message_id_header: '',
-  in_reply_to: '',
-  references: [],
-  automatic: false,
-  auth_results: {},
-  attachments: [],
-  source: null,
-  ...extra,
-});
+const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail =>
+  receivedMail({
+    from,
+    subject,
+    text,
+    ...extra,
+  });
 
 const s = await sender(svc);
 const inbox = { id: s.inboxId, address: s.address };

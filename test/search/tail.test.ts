@@ -15,6 +15,7 @@ import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import * as searchLua from '../../actors/bindings/search.generated.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const clock = mondayMorning();
 // Three numbers a posting at first: nearly every query here needs the second, whole read.
@@ -27,21 +28,16 @@ const inbox = { id: s.inboxId, address: s.address };
 const whole = { ...svc.rt, config: { ...svc.rt.config, searchTailPostings: Number.MAX_SAFE_INTEGER } };
 
 const receive = (from: string, subject: string, text: string) =>
-  receiveInbound(svc.rt, s.spaceId, inbox, {
-    from,
-    from_name: '',
-    reply_to: '',
-    subject,
-    text,
-    html: '',
-    message_id_header: '',
-    in_reply_to: '',
-    references: [],
-    automatic: false,
-    auth_results: {},
-    attachments: [],
-    source: null,
-  });
+  receiveInbound(
+    svc.rt,
+    s.spaceId,
+    inbox,
+    receivedMail({
+      from,
+      subject,
+      text,
+    }),
+  );
 
 // 8 correspondents, each a thread; 40 messages in turn, so each thread's messages are spread over the index.
 const WORDS = ['tuiles', 'ardoise', 'zinc', 'chevrons', 'gouttière'];

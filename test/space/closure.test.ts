@@ -17,6 +17,7 @@ import { MASTER_KEY, verifiedDomain } from '../helpers/domains.js';
 import { journalLines } from '../helpers/events.js';
 import { mondayMorning, startService } from '../helpers/service.js';
 import { startFakeStripe } from '../helpers/stripe.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mbx-closure-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -72,18 +73,11 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
     svc.rt,
     spaceId,
     { id: own.body.id, address: own.body.address },
-    {
+    receivedMail({
       from: 'marie@destinataire.test',
       from_name: 'Marie',
-      reply_to: '',
       subject: 'Devis',
       text: 'Ci-joint.',
-      html: '',
-      message_id_header: '',
-      in_reply_to: '',
-      references: [],
-      automatic: false,
-      auth_results: {},
       source: Buffer.from('Subject: Devis\r\n\r\nCi-joint.\r\n'),
       attachments: [
         {
@@ -94,7 +88,7 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
           content_id: null,
         },
       ],
-    },
+    }),
   );
   t.equal(
     (await svc.rt.ports.blobs.list(spaceId)).length,

@@ -30,6 +30,7 @@ import { runCollecting } from '../helpers/cli.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { send, sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
+import { receivedMail } from '../helpers/mail.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mbx-migrate-'));
 const local = await startLocalRedis(dir, { persist: false });
@@ -103,19 +104,11 @@ t.test(
       svc.rt,
       s.spaceId,
       { id: s.inboxId, address: s.address },
-      {
+      receivedMail({
         from: 'paul@destinataire.test',
         from_name: 'Paul',
-        reply_to: '',
         subject: 'Gardé',
         text: 'Ci-joint.',
-        html: '',
-        message_id_header: '',
-        in_reply_to: '',
-        references: [],
-        automatic: false,
-        auth_results: {},
-        source: null,
         attachments: [
           {
             filename: 'garde.csv',
@@ -125,7 +118,7 @@ t.test(
             content_id: null,
           },
         ],
-      },
+      }),
     );
     const csv = sha256Of(Buffer.from('a;b\n'));
     const set = spaceKeys(s.spaceId).blobs;
