@@ -46,14 +46,25 @@ export async function forgetSpace(rt: Runtime, spaceId: string): Promise<void> {
   await rt.redis.hdel(claims, spaceId);
 }
 
-/** `now` brings a space waiting for a retry forward (a new declaration); otherwise its retry time holds. */
+/**
+ * `now` brings a space waiting for a retry forward (a new declaration); otherwise its retry time holds.
+ * A space that becomes due now is announced to the idle workers (one PUBLISH when a space goes from
+ * idle to due, none while it is held or already due).
+ */
 export async function wakeSpace(rt: Runtime, spaceId: string, mode: 'now' | '' = ''): Promise<void> {
-  await webhookLua.wakeSpace(rt.scripts, shardKeys(rt, webhookShard(spaceId)), { spaceId, now: rt.clock.now(), mode });
+  const { woke } = await webhookLua.wakeSpace(rt.scripts, shardKeys(rt, webhookShard(spaceId)), {
+    spaceId,
+    now: rt.clock.now(),
+    mode,
+  });
+  if (woke) await rt.redis.publish(globalKeys.webhookWakes(rt.config.webhookIndex), spaceId);
 }
 
 export interface Claim {
   spaces: string[];
   token: string;
+  /** The shard's earliest due time left (ms), or null when it holds no space. */
+  next: number | null;
 }
 
 export async function claimSpaces(rt: Runtime, shard: number, count: number): Promise<Claim> {
@@ -63,7 +74,7 @@ export async function claimSpaces(rt: Runtime, shard: number, count: number): Pr
     most: count,
   });
   // cjson writes an empty list as {}.
-  return { spaces: Array.isArray(reply.spaces) ? reply.spaces : [], token: reply.token };
+  return { spaces: Array.isArray(reply.spaces) ? reply.spaces : [], token: reply.token, next: reply.next };
 }
 
 /** `next`: when the space is due again (ms), or null when nothing waits. */

@@ -21,7 +21,7 @@ export interface ClaimSpacesArgs {
   most: number;
 }
 export type ClaimSpacesReply =
-  { spaces: string[] | EmptyTable, token: string }; // token: the end of the lease (ms)
+  { spaces: string[] | EmptyTable, token: string, next: number | null }; // token: the lease's end (ms); next: the shard's earliest due time left, leases included (ms), null when empty
 /**
  * Claims spaces whose webhook deliveries are due, for one worker: each is scored at the end of the
  * lease, which is the claim's token. A worker that dies never settles: its spaces come due again when
@@ -201,13 +201,14 @@ export interface WakeSpaceArgs {
   mode: 'now' | '';
 }
 export type WakeSpaceReply =
-  { ok: true };
+  { woke: boolean }; // true: the space became due now (it was neither held nor due)
 /**
  * Wakes the webhook delivery of a space that just appended events (actors/webhook-index.ts). Held by a
  * worker: marked dirty, so settling it does not drop the new events, and for `now` also marked
  * `<space id> now`, so settling it at a retry time of the old declaration does not hold the new one
  * back. Otherwise due now when absent; a space waiting for a retry keeps its time, unless `now` is
- * asked (a new declaration: its first event goes at once).
+ * asked (a new declaration: its first event goes at once). `woke` tells the caller to rouse the idle
+ * workers, which otherwise look again only at their next due time or pause's end.
  * Never refuses.
  */
 export function wakeSpace(scripts: Scripts, keys: WakeSpaceKeys, args: WakeSpaceArgs): Promise<WakeSpaceReply> {

@@ -8,7 +8,7 @@
   ARGV[1] now: number    now (ms)
   ARGV[2] lease: number  lease (ms)
   ARGV[3] most: number   most spaces to claim
-  Returns { spaces: string[] | EmptyTable, token: string } // token: the end of the lease (ms)
+  Returns { spaces: string[] | EmptyTable, token: string, next: number | null } // token: the lease's end (ms); next: the shard's earliest due time left, leases included (ms), null when empty
   Events: none.
 ]]
 local now = tonumber(ARGV[1])
@@ -20,4 +20,5 @@ for _, space in ipairs(spaces) do
   redis.call('SREM', KEYS[2], space, space .. ' now')
   redis.call('HSET', KEYS[3], space, token)
 end
-return cjson.encode({ spaces = spaces, token = token })
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return cjson.encode({ spaces = spaces, token = token, next = first[2] and tonumber(first[2]) or cjson.null })

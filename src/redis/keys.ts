@@ -304,6 +304,11 @@ export const globalKeys = {
   /** set: spaces that declared a webhook, for the sweeper that repairs a lost wake-up. */
   webhookSpaces: (index: string, shard: number) => `${KEY_PREFIX}:{${index}:${shard}}:spaces`,
   /**
+   * pub/sub channel, not a key: a space became due now (wakeSpace); the idle webhook workers of the
+   * index look at once instead of at their next due time.
+   */
+  webhookWakes: (index: string) => `${KEY_PREFIX}:{${index}}:wakes`,
+  /**
    * string: the storage format of the whole store, an integer (src/storage/format.ts): written by a
    * fresh store, raised by each step of `mailbox admin migrate`, checked by every process at start.
    */

@@ -19,6 +19,8 @@ import {
 } from '../../actors/webhook.js';
 import { WebhookClient } from './client.js';
 import { signedHeaders, signingKey } from './signer.js';
+import { BLOCKING_OPTIONS, duplicateConnection } from '../redis/connect.js';
+import { globalKeys } from '../redis/keys.js';
 import {
   claimSpaces,
   settleSpace,
@@ -39,11 +41,17 @@ const BATCH = 100;
 const ACK_EVERY = 10;
 /** A space whose delivery broke unexpectedly (Redis away, a secret that does not open) is looked at again after this. */
 const ERROR_PAUSE_MS = 5_000;
+/** An idle worker's longest pause: 8 claims every 5 s, where a fixed 100 ms poll cost Redis 80 calls a second. */
+const IDLE_MS = 5_000;
 
 export interface WebhookWorkerOptions {
   /** Spaces delivered at once by this process (each one strictly in order). */
   concurrency?: number;
-  /** Pause when no space is due (ms). */
+  /**
+   * Longest pause when no space is due (ms). A space that becomes due (wakeSpace's announcement) or the
+   * shards' next due time (a retry, a lease's end) ends it sooner: the pause only bounds how late an
+   * announcement missed while Redis was away is caught up.
+   */
   idleMs?: number;
 }
 
@@ -161,13 +169,22 @@ async function deliverSpace(rt: Runtime, client: WebhookClient, spaceId: string)
  */
 export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = {}): RunningWebhookWorker {
   const concurrency = options.concurrency ?? 64;
-  const idleMs = options.idleMs ?? 100;
+  const idleMs = options.idleMs ?? IDLE_MS;
   const client = new WebhookClient(rt.config);
   const active = new Set<Promise<void>>();
   let running = true;
   let nextSweep = 0;
   let sweeping: Promise<void> = Promise.resolve();
   let wakeIdle: (() => void) | null = null;
+  /** An announcement came since the loop's last look: it looks again at once. */
+  let announced = false;
+  const announcements = duplicateConnection(rt.redis, BLOCKING_OPTIONS);
+  announcements.on('error', () => undefined); // the runtime's connection reports the outage
+  announcements.on('message', () => {
+    announced = true;
+    wakeIdle?.();
+  });
+  void announcements.subscribe(globalKeys.webhookWakes(rt.config.webhookIndex)).catch(() => undefined);
   // Claims fail while Redis (or a node of the Cluster) is away: a warning once per outage, and only when
   // some space has a webhook (without one there is nothing to deliver late; the runtime logs the outage).
   let declared = false;
@@ -203,6 +220,8 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
     let shard = 0;
     while (running) {
       let claimed = 0;
+      let nextDue = Infinity;
+      announced = false;
       try {
         // Beside the claims, not before them: a sweep reads every space with a webhook.
         if (performance.now() >= nextSweep) {
@@ -216,9 +235,10 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
         }
         for (let i = 0; i < WEBHOOK_SHARDS && running && active.size < concurrency; i++) {
           shard = (shard + 1) % WEBHOOK_SHARDS;
-          const { spaces, token } = await claimSpaces(rt, shard, concurrency - active.size);
+          const { spaces, token, next } = await claimSpaces(rt, shard, concurrency - active.size);
           for (const spaceId of spaces) run(spaceId, token);
           claimed += spaces.length;
+          if (next !== null) nextDue = Math.min(nextDue, next);
         }
         if (failing && declared) rt.log.info('webhook claims resumed');
         failing = false;
@@ -226,10 +246,12 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
         claimFailed('webhook claim failed', error as Error);
       }
       if (!running) break;
-      // Nothing due, or every slot busy: wait for a slot to free or the idle pause, whichever first.
-      if (claimed === 0 || active.size >= concurrency) {
+      // Nothing due, or every slot busy: wait for a slot to free, an announcement, the next due time or
+      // the idle pause, whichever first.
+      if ((claimed === 0 && !announced) || active.size >= concurrency) {
+        const pause = Math.min(idleMs, Math.max(0, nextDue - rt.clock.now()));
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, idleMs);
+          const timer = setTimeout(resolve, pause);
           wakeIdle = () => {
             if (active.size < concurrency) {
               clearTimeout(timer);
@@ -249,6 +271,7 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
       await loop;
       await Promise.all([...active, sweeping]);
       client.close();
+      announcements.disconnect();
     },
   };
 }
