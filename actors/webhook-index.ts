@@ -99,38 +99,46 @@ export async function webhooksDeclared(rt: Runtime): Promise<boolean> {
 
 /** How often one worker of the fleet looks for spaces with undelivered events that nobody woke. */
 export const SWEEP_EVERY_MS = 60_000;
+/**
+ * Spaces one sweep looks at, at most: the safety net costs Redis the same whatever the number of spaces
+ * with a webhook; a larger fleet is covered over several periods (100,000 spaces in 100 minutes), and a
+ * space whose wake was lost is woken sooner by its next event's own wake.
+ */
+const SWEEP_SPACES = 1_000;
 
 /**
- * One pass of the safety net, by at most one worker per period: every space that declared a webhook
- * and has entries its group has not read, or has not acknowledged, is woken. A waiting retry keeps its
- * time. Returns the number of spaces woken, or null when another worker swept this period.
+ * One pass of the safety net, by at most one worker per period: about the next `most` spaces that
+ * declared a webhook, taken up where the last pass stopped; each that has entries its group has not
+ * read, or has not acknowledged, is woken. A waiting retry keeps its time. Returns the number of spaces
+ * woken, or null when another worker swept this period.
  */
-export async function sweepWebhooks(rt: Runtime): Promise<number | null> {
-  if (
-    (await rt.redis.set(
-      globalKeys.webhookSweep(rt.config.webhookIndex),
-      String(rt.clock.now()),
-      'PX',
-      SWEEP_EVERY_MS,
-      'NX',
-    )) !== 'OK'
-  )
+export async function sweepWebhooks(rt: Runtime, most = SWEEP_SPACES): Promise<number | null> {
+  const index = rt.config.webhookIndex;
+  if ((await rt.redis.set(globalKeys.webhookSweep(index), String(rt.clock.now()), 'PX', SWEEP_EVERY_MS, 'NX')) !== 'OK')
     return null;
+  const place = (await rt.redis.get(globalKeys.webhookSweepPlace(index)))?.split(':') ?? [];
+  let shard = Number(place[0] ?? 0) % WEBHOOK_SHARDS;
+  let cursor = place[1] ?? '0';
+  let looked = 0;
   let woken = 0;
-  for (let shard = 0; shard < WEBHOOK_SHARDS; shard++) {
-    const key = globalKeys.webhookSpaces(rt.config.webhookIndex, shard);
-    let cursor = '0';
-    do {
-      const [next, spaces] = await rt.redis.sscan(key, cursor, 'COUNT', 200);
-      cursor = next;
-      for (const spaceId of spaces) {
-        if (await undelivered(rt, spaceId)) {
-          await wakeSpace(rt, spaceId);
-          woken++;
-        }
+  // Each shard's end counts once: a pass never goes round the index twice.
+  for (let ended = 0; ended < WEBHOOK_SHARDS && looked < most;) {
+    const count = Math.min(200, most - looked);
+    const [next, spaces] = await rt.redis.sscan(globalKeys.webhookSpaces(index, shard), cursor, 'COUNT', count);
+    for (const spaceId of spaces) {
+      looked++;
+      if (await undelivered(rt, spaceId)) {
+        await wakeSpace(rt, spaceId);
+        woken++;
       }
-    } while (cursor !== '0');
+    }
+    cursor = next;
+    if (cursor === '0') {
+      shard = (shard + 1) % WEBHOOK_SHARDS;
+      ended++;
+    }
   }
+  await rt.redis.set(globalKeys.webhookSweepPlace(index), `${shard}:${cursor}`);
   return woken;
 }
 

@@ -327,6 +327,8 @@ export const globalKeys = {
   dueMarks: (shard: number) => `${KEY_PREFIX}:{due:${shard}}:marks`,
   /** string, expiring: held by the one worker sweeping this period. */
   webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
+  /** string, `<shard>:<SSCAN cursor>`: where the next sweep of webhookSpaces goes on from. */
+  webhookSweepPlace: (index: string) => `${KEY_PREFIX}:{${index}:sweep}:place`,
   /** sorted set: `<space id> <instance id>` -> expiry (ms), every open workspace instance (WORKSPACE_INDEX). */
   workspaceInstances: (index: string) => `${KEY_PREFIX}:{${index}}:instances`,
   /** sorted set: wait token -> end of the wait (ms), every workspace_events call held, on any front end. */

@@ -223,7 +223,7 @@ export function startWebhookWorker(rt: Runtime, options: WebhookWorkerOptions = 
       let nextDue = Infinity;
       announced = false;
       try {
-        // Beside the claims, not before them: a sweep reads every space with a webhook.
+        // Beside the claims, not before them: a sweep reads up to a thousand spaces.
         if (performance.now() >= nextSweep) {
           nextSweep = performance.now() + SWEEP_EVERY_MS;
           sweeping = webhooksDeclared(rt)

@@ -9,7 +9,14 @@ import { Webhook } from 'standardwebhooks';
 import { resumeInbox, suspendInbox } from '../../actors/inbox.js';
 import { ManualClock } from '../../src/clock.js';
 import { globalKeys, spaceKeys } from '../../src/redis/keys.js';
-import { claimSpaces, settleSpace, sweepWebhooks, wakeSpace, webhookShard } from '../../actors/webhook-index.js';
+import {
+  claimSpaces,
+  settleSpace,
+  sweepWebhooks,
+  wakeSpace,
+  WEBHOOK_SHARDS,
+  webhookShard,
+} from '../../actors/webhook-index.js';
 import { startWebhookWorker } from '../../src/webhooks/worker.js';
 import { streamEnvelopes } from '../helpers/events.js';
 import { send, sender } from '../helpers/outbound.js';
@@ -212,6 +219,30 @@ t.test('a lost wake-up is repaired by the sweeper', async (t) => {
   const [got] = await receiver.until(1, fromSpace(spaceId, 'mail.'));
   t.equal(reasonOf(got!), 'oublié');
   t.ok(verify(secret, got!));
+});
+
+t.test('a sweep looks at a bounded number of spaces, and the next goes on where it stopped', async (t) => {
+  const lost = [await space(), await space(), await space()];
+  for (const { spaceId } of lost) await receiver.until(1, fromSpace(spaceId, 'webhook.test'));
+  const hook = svc.rt.scripts.afterEvents;
+  svc.rt.scripts.afterEvents = null;
+  for (const { spaceId, inboxId } of lost) await emit(svc, spaceId, inboxId, 'oublié aussi');
+  svc.rt.scripts.afterEvents = hook;
+  const index = svc.rt.config.webhookIndex;
+  let declared = 0;
+  for (let shard = 0; shard < WEBHOOK_SHARDS; shard++)
+    declared += await svc.rt.redis.scard(globalKeys.webhookSpaces(index, shard));
+  // SSCAN's COUNT is a hint: a small set answers whole. Enough passes of two go round the index once.
+  let woken = 0;
+  for (let pass = 0; pass < declared; pass++) {
+    await svc.rt.redis.del(globalKeys.webhookSweep(index));
+    woken += (await sweepWebhooks(svc.rt, 2))!;
+  }
+  t.ok(woken >= 3, 'every lost wake found, passes of two spaces at a time');
+  for (const { spaceId } of lost) {
+    const [got] = await receiver.until(1, fromSpace(spaceId, 'mail.'));
+    t.equal(reasonOf(got!), 'oublié aussi');
+  }
 });
 
 t.test('spaces without a webhook are woken, then dropped from the index', async (t) => {
