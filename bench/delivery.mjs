@@ -70,7 +70,11 @@ async function until(what, check, ms) {
     if (await check()) return;
     await sleep(50);
   }
-  fail(`${what}: not within ${ms / 1000} s`);
+  // A peer that died says so (redis-server writes its reasons to its stdout, which is piped).
+  const exited = children
+    .filter((child) => child.exitCode !== null || child.signalCode !== null)
+    .map((child) => `${child.spawnargs.slice(3, 5).join(' ')} exited (${child.exitCode ?? child.signalCode})`);
+  fail(`${what}: not within ${ms / 1000} s${exited.length ? `; ${exited.join(', ')}` : ''}`);
 }
 
 function start(core, command, args, env = {}) {
