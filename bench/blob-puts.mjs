@@ -47,18 +47,22 @@ async function appendLog(path) {
   };
 }
 
+/** The file blob store, as the SMTP front end writes a raw source into it. */
+function fileStore(root) {
+  const store = fileBlobStore(root);
+  return { put: (bytes) => store.put('spc_bench', bytes, { unseen: true }), close: async () => {} };
+}
+
 async function measure(name, round) {
   const root = join(dir, `${name}-${round}`);
   mkdirSync(root);
-  const writer =
-    name === 'store' ? { store: fileBlobStore(root), close: async () => {} } : await appendLog(join(root, 'log'));
-  const put = writer.store ? (bytes) => writer.store.put('spc_bench', bytes, { unseen: true }) : writer.put;
+  const writer = name === 'store' ? fileStore(root) : await appendLog(join(root, 'log'));
   let next = 0;
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: writers }, async () => {
-      while (next < puts) await put(source(next++));
+      while (next < puts) await writer.put(source(next++));
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -7,7 +7,7 @@
 //    SPACING_SECONDS=0, as bench/seed.mjs does for the send bench): one feeder visit writes a day of
 //    every inbox's quota; its time and Redis commands per message created.
 // `--smoke` (@bench-smoke): 2 calls and 2 inboxes, seconds, no timing claim (CI runs it).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../dist/src/clock.js';
 import { loadConfig } from '../dist/src/config.js';
@@ -19,7 +19,7 @@ import { createInbox } from '../dist/actors/inbox.js';
 import { addContacts, createAudience } from '../dist/actors/audience.js';
 import { createCampaign, startCampaign } from '../dist/actors/campaign.js';
 import { feedCampaign } from '../dist/actors/campaign-feed.js';
-import { freePort } from './lib.mjs';
+import { freePort, redisCli } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const CALLS = smoke ? 2 : Number(process.env.BENCH_CALLS ?? 100);
@@ -48,8 +48,7 @@ const rt = createRuntime(
   }),
   { clock },
 );
-const cli = (...args) =>
-  execFileSync('redis-cli', ['-p', String(redisPort), ...args.map(String)], { encoding: 'utf8' }).trim();
+const cli = redisCli(redisPort);
 const usedMemory = () => Number(/used_memory:(\d+)/.exec(cli('INFO', 'memory'))[1]);
 const commandCalls = () =>
   [...cli('INFO', 'commandstats').matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);

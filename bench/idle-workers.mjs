@@ -5,7 +5,7 @@
 // (INFO cpu, user + system) as a share of one core. Built sources (npm run build); own redis-server.
 // `--smoke` (@bench-smoke): 200 spaces, 3 s windows, no figure judged (CI runs it).
 //   node bench/idle-workers.mjs [SPACES]     # default 100,000 spaces, 60 s windows
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { globalKeys, spaceKeys } from '../dist/src/redis/keys.js';
 import { WEBHOOK_GROUP, webhookShard } from '../dist/actors/webhook-index.js';
-import { freePort, startRedis, until } from './lib.mjs';
+import { freePort, redisCli, startRedis, until } from './lib.mjs';
 
 const smoke = process.argv[2] === '--smoke';
 const spaces = smoke ? 200 : Number(process.argv[2] ?? 100_000);
@@ -29,7 +29,7 @@ process.on('exit', () => {
   worker?.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-const cli = (...args) => execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
+const cli = redisCli(port);
 
 const redis = new Redis(port, '127.0.0.1');
 for (let from = 0; from < spaces; from += 1000) {

@@ -1,5 +1,5 @@
 // What the Node benchmarks share (bench/lib.sh is the shell side).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -29,6 +29,12 @@ export async function startRedis(port, args = []) {
   await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
   return redis;
 }
+
+/** `redis-cli -p <port>` for a benchmark's own Redis: its answer, trimmed (INFO sections, MEMORY USAGE). */
+export const redisCli =
+  (port) =>
+  (...args) =>
+    execFileSync('redis-cli', ['-p', String(port), ...args.map(String)], { encoding: 'utf8' }).trim();
 
 const SYLLABLES =
   'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo cha che chi pré tré cré men ton tion ment eau ier ard our'.split(

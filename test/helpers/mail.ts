@@ -31,6 +31,10 @@ export const receivedMail = (
   ...fields,
 });
 
+/** A received mail by its three usual fields, the others as `extra` says. */
+export const mailFrom = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail =>
+  receivedMail({ from, subject, text, ...extra });
+
 export interface MailParts {
   spaceId: string;
   domain: string;

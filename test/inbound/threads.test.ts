@@ -1,31 +1,23 @@
 /** list_threads, get_thread and classify_thread: paging, the body budget, classification, every refusal. */
 import t from 'tap';
-import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
+import { receiveInbound } from '../../actors/inbound.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { iso } from '../../src/clock.js';
 import { idTime } from '../../src/ids.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, send, sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
-import { receivedMail } from '../helpers/mail.js';
+import { mailFrom } from '../helpers/mail.js';
 
 const svc = await startService({ env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
-
-const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail =>
-  receivedMail({
-    from,
-    subject,
-    text,
-    ...extra,
-  });
 
 const s = await sender(svc);
 const inbox = { id: s.inboxId, address: s.address };
 const correspondent = recipient('long');
 const body = 'é'.repeat(2555); // about 5 KB in UTF-8: 40 of them fit in 200 KB, not 41
 for (let i = 0; i < 120; i++)
-  await receiveInbound(svc.rt, s.spaceId, inbox, mail(correspondent, 'Long échange', `${i}\n${body}`));
-const other = await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('court'), 'Autre sujet', 'Bonjour'));
+  await receiveInbound(svc.rt, s.spaceId, inbox, mailFrom(correspondent, 'Long échange', `${i}\n${body}`));
+const other = await receiveInbound(svc.rt, s.spaceId, inbox, mailFrom(recipient('court'), 'Autre sujet', 'Bonjour'));
 
 t.test('get_thread on a 120-message thread pages 50/50/20 and truncates past 200 KB', async (t) => {
   const list = await svc.call(s.apiKey, 'list_threads', { contact: correspondent });
@@ -65,7 +57,7 @@ t.test('a new message and its new thread keep no field at its default in Redis; 
     svc.rt,
     own.spaceId,
     { id: own.inboxId, address: own.address },
-    mail(recipient('recu'), 'Reçu', 'Bonjour'),
+    mailFrom(recipient('recu'), 'Reçu', 'Bonjour'),
   );
   for (const [kind, key] of [
     ['sent message', keys.message(sent.body.message.id)],
@@ -139,7 +131,7 @@ t.test("a thread's snippet follows its latest message; a message tells what it a
     svc.rt,
     own.spaceId,
     { id: own.inboxId, address: own.address },
-    mail(contact, 'Re: Devis', long, { in_reply_to: `<${sent.body.message.id}@${own.domain}>` }),
+    mailFrom(contact, 'Re: Devis', long, { in_reply_to: `<${sent.body.message.id}@${own.domain}>` }),
   );
   const read = await threadOf(threadId);
   t.match(read.thread.snippet, /^Merci pour le devis, très .*très…$/, 'the new part of the answer, cut on a word');
@@ -210,12 +202,12 @@ t.test(
     const own = await sender(svc);
     const ownInbox = { id: own.inboxId, address: own.address };
     const writer = recipient('journal');
-    const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(writer, 'Devis « urgent »', 'Bonjour'));
+    const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mailFrom(writer, 'Devis « urgent »', 'Bonjour'));
     const answer = await receiveInbound(
       svc.rt,
       own.spaceId,
       ownInbox,
-      mail(writer, 'Re: Devis « urgent »', 'Encore moi', { in_reply_to: '' }),
+      mailFrom(writer, 'Re: Devis « urgent »', 'Encore moi', { in_reply_to: '' }),
     );
     const sent = await send(svc, own, { to: recipient('journal-envoi'), subject: 'Proposition', text: 'Bonjour' });
     const lines = await svc.rt.redis.hvals(spaceKeys(own.spaceId).journal);
@@ -281,7 +273,7 @@ t.test(
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) {
       ids.push(
-        (await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Huit messages', `bordereau ${i}`)))
+        (await receiveInbound(svc.rt, own.spaceId, ownInbox, mailFrom(contact, 'Huit messages', `bordereau ${i}`)))
           .message_id,
       );
       if (i === 7) {
@@ -324,13 +316,13 @@ t.test('a thread whose ids are in its sorted set (stored before the field) keeps
   const keys = spaceKeys(own.spaceId);
   const ownInbox = { id: own.inboxId, address: own.address };
   const contact = recipient('ancien');
-  const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Ancien fil', 'un'));
+  const first = await receiveInbound(svc.rt, own.spaceId, ownInbox, mailFrom(contact, 'Ancien fil', 'un'));
   await svc.rt.redis
     .multi()
     .zadd(keys.threadMessages(first.thread_id), '0', first.message_id)
     .hdel(keys.thread(first.thread_id), 'msgs')
     .exec();
-  const second = await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(contact, 'Ancien fil', 'deux'));
+  const second = await receiveInbound(svc.rt, own.spaceId, ownInbox, mailFrom(contact, 'Ancien fil', 'deux'));
   t.equal(second.thread_id, first.thread_id);
   t.equal(
     await svc.rt.redis.hget(keys.thread(first.thread_id), 'msgs'),
@@ -365,7 +357,7 @@ t.test(
     const ids: string[] = [];
     for (let i = 0; i < 40; i++)
       ids.push(
-        (await receiveInbound(svc.rt, own.spaceId, ownInbox, mail(recipient(`page${i}`), `Fil ${i}`, 'Bonjour')))
+        (await receiveInbound(svc.rt, own.spaceId, ownInbox, mailFrom(recipient(`page${i}`), `Fil ${i}`, 'Bonjour')))
           .thread_id,
       );
     const newestFirst = [...ids].sort().reverse();
@@ -497,20 +489,20 @@ t.test(
       svc.rt,
       own.spaceId,
       ownInbox,
-      mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
+      mailFrom(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
     );
     const again = await receiveInbound(
       svc.rt,
       own.spaceId,
       ownInbox,
-      mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
+      mailFrom(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
     );
     t.match(again, { duplicate: true, message_id: first.message_id, thread_id: first.thread_id });
     const answer = await receiveInbound(
       svc.rt,
       own.spaceId,
       ownInbox,
-      mail(recipient('tiers'), 'Autre chose', 'Je cite', { in_reply_to: header }),
+      mailFrom(recipient('tiers'), 'Autre chose', 'Je cite', { in_reply_to: header }),
     );
     t.equal(answer.thread_id, first.thread_id, 'a mail citing it joins its thread');
     const entries = await svc.rt.redis.hgetall(spaceKeys(own.spaceId).messageIds);
@@ -529,7 +521,7 @@ t.test(
       svc.rt,
       own.spaceId,
       { id: box.body.id, address: box.body.address },
-      mail(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
+      mailFrom(recipient('double'), 'Une fois', 'Bonjour', { message_id_header: header }),
     );
     t.match(elsewhere, { duplicate: false });
     t.not(elsewhere.message_id, first.message_id, 'another inbox stores its own copy');

@@ -4,7 +4,7 @@
  * pages; inbox restrictions, labels, erasure with the space, every refusal.
  */
 import t from 'tap';
-import { receiveInbound, type InboundMail } from '../../actors/inbound.js';
+import { receiveInbound } from '../../actors/inbound.js';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
@@ -12,18 +12,10 @@ import { startInbound } from '../helpers/inbound.js';
 import { MASTER_KEY } from '../helpers/domains.js';
 import { recipient, sender } from '../helpers/outbound.js';
 import { mondayMorning, startService } from '../helpers/service.js';
-import { receivedMail } from '../helpers/mail.js';
+import { mailFrom } from '../helpers/mail.js';
 
 const clock = mondayMorning();
 const svc = await startService({ clock, env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always' } });
-
-const mail = (from: string, subject: string, text: string, extra: Partial<InboundMail> = {}): InboundMail =>
-  receivedMail({
-    from,
-    subject,
-    text,
-    ...extra,
-  });
 
 const s = await sender(svc);
 const inbox = { id: s.inboxId, address: s.address };
@@ -49,7 +41,7 @@ const quote = await receiveInbound(
   svc.rt,
   s.spaceId,
   inbox,
-  mail(
+  mailFrom(
     'elodie@charpentes-martin.test',
     'Devis charpente',
     'Bonjour,\nvoici notre proposition pour la toiture du hangar.',
@@ -95,7 +87,7 @@ t.test('a letter NFKD writes as several words is stored, announced and found, re
     svc.rt,
     s.spaceId,
     inbox,
-    mail('imam@mosquee.test', 'Invitation ﷺ', 'Que la paix soit sur le Prophète ﷺ.'),
+    mailFrom('imam@mosquee.test', 'Invitation ﷺ', 'Que la paix soit sur le Prophète ﷺ.'),
   );
   t.notOk(received.duplicate);
   const sent = await svc.call(s.apiKey, 'send_email', {
@@ -129,7 +121,12 @@ t.test(
   'a word of one document is a field of s:once, found whole and as a prefix; its second document gives it a posting of its own',
   async (t) => {
     const keys = spaceKeys(s.spaceId);
-    const first = await receiveInbound(svc.rt, s.spaceId, inbox, mail(recipient('rare'), 'Xylophagegamma', 'Bonjour'));
+    const first = await receiveInbound(
+      svc.rt,
+      s.spaceId,
+      inbox,
+      mailFrom(recipient('rare'), 'Xylophagegamma', 'Bonjour'),
+    );
     t.equal((await svc.rt.redis.hgetBuffer(keys.searchOnce, 'xylophagegamma'))?.length, 3, 'its number in s:once');
     t.equal(await svc.rt.redis.exists(keys.searchWord('xylophagegamma')), 0, 'no key of its own');
     t.same(await threadsFound('xylophagegamma'), [first.thread_id], 'found as a whole word');
@@ -139,7 +136,7 @@ t.test(
       svc.rt,
       s.spaceId,
       inbox,
-      mail(recipient('rare-2'), 'Encore xylophagegamma', 'Salut'),
+      mailFrom(recipient('rare-2'), 'Encore xylophagegamma', 'Salut'),
     );
     t.equal(await svc.rt.redis.hexists(keys.searchOnce, 'xylophagegamma'), 0, 'moved out of s:once');
     t.equal(await svc.rt.redis.strlen(keys.searchWord('xylophagegamma')), 6, 'a posting of its two numbers');
@@ -188,7 +185,7 @@ t.test('the snippet of a text over 2 KB comes from the blob store, not the subje
 });
 
 t.test("a sender's retry (same Message-ID) is stored and indexed once", async (t) => {
-  const first = mail(recipient('retry'), 'Bordereau', 'Le bordereau signé.', {
+  const first = mailFrom(recipient('retry'), 'Bordereau', 'Le bordereau signé.', {
     message_id_header: '<bordereau-1@ailleurs.test>',
   });
   const stored = await receiveInbound(svc.rt, s.spaceId, inbox, first);
@@ -213,7 +210,7 @@ t.test('newest match first, each thread once across pages, with all its matching
         svc.rt,
         s.spaceId,
         inbox,
-        mail(correspondent, `Commande ${i}`, `Notre commande numéro ${i} de tuiles.`),
+        mailFrom(correspondent, `Commande ${i}`, `Notre commande numéro ${i} de tuiles.`),
       )),
     });
   }
@@ -222,7 +219,7 @@ t.test('newest match first, each thread once across pages, with all its matching
     svc.rt,
     s.spaceId,
     inbox,
-    mail(threads[0]!.correspondent, 'Re: Commande 0', 'La commande est prête.'),
+    mailFrom(threads[0]!.correspondent, 'Re: Commande 0', 'La commande est prête.'),
   );
   t.equal(reply.thread_id, threads[0]!.thread_id);
   const pages: Item[][] = [];
@@ -264,7 +261,7 @@ t.test('inbox restriction, inbox_id and label', async (t) => {
     svc.rt,
     s.spaceId,
     { id: second.body.id, address: second.body.address },
-    mail(recipient('ardoise'), 'Ardoises', "Commande d'ardoises."),
+    mailFrom(recipient('ardoise'), 'Ardoises', "Commande d'ardoises."),
   );
   const all = await threadsFound('ardoises');
   t.same(all, [elsewhere.thread_id]);
@@ -324,13 +321,13 @@ t.test('the index is erased with the space', async (t) => {
     svc.rt,
     space.spaceId,
     { id: space.inboxId, address: space.address },
-    mail(recipient('adieu'), 'Dernier message', 'Avant la fermeture.'),
+    mailFrom(recipient('adieu'), 'Dernier message', 'Avant la fermeture.'),
   );
   await receiveInbound(
     svc.rt,
     space.spaceId,
     { id: space.inboxId, address: space.address },
-    mail(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'),
+    mailFrom(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'),
   );
   const keys = spaceKeys(space.spaceId);
   // A word of two documents has its own posting; the words of one, fields of s:once.
