@@ -25,9 +25,9 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'queued' then
   redis.call('ZREM', KEYS[3], ARGV[1])
   return cjson.encode({ slot = cjson.null })
 end
-local slot, day = findSlot(KEYS[6], ARGV[4], tonumber(ARGV[2]), tonumber(ARGV[3]), false)
+local slot, day, reserved = findSlot(KEYS[6], ARGV[4], tonumber(ARGV[2]), tonumber(ARGV[3]), false)
 if not slot then return cjson.encode({ slot = cjson.null }) end
-commitSlot(KEYS[6], slot, day, false)
+commitSlot(KEYS[6], slot, day, false, reserved)
 local score = string.format('%d', slot)
 redis.call('ZADD', KEYS[4], score, ARGV[1])
 redis.call('ZADD', KEYS[5], score, ARGV[1])

@@ -4,7 +4,8 @@
 -- window and the warm-up: src/sending/plan.ts). A string read lazily: most searches stop at the first
 -- interval, and a list decoded from JSON cost more than the search. The pattern matches the day's exact
 -- shape: a looser one (`%S+`) took the separating comma into the day, and every day after the first
--- was reserved under a field `,<day>` its departures never read. Reads only; `commitSlot` writes.
+-- was reserved under a field `,<day>` its departures never read. Reads only; `commitSlot` writes, given
+-- the inbox's reserved departures as read here (the third answer).
 -- `priority` (a reply in a conversation, docs/tools.md "Reply priority"): departures reserved later than
 -- `earliest` (first messages waiting for the window) do not push it back; it is spaced from the latest
 -- reply reserved (`reply_last`) and from a departure reserved up to `earliest` only.
@@ -23,7 +24,7 @@ local function findSlot(slotsKey, intervals, earliest, spacingMs, priority)
       local used = tonumber(redis.call('HGET', slotsKey, day) or '0')
       if used < tonumber(quota) then
         local slot = math.max(tonumber(first), from)
-        if slot < stop then return slot, day end
+        if slot < stop then return slot, day, reserved end
       end
     end
   end

@@ -12,23 +12,28 @@
 -- second document moves it to its own posting, appended to from then on. Past DOCS_MAX (a string's
 -- 512 MB) messages are stored, not indexed.
 -- `index` = { docs, words, once, inbox, thread, threadPosting }: keys, `thread` the thread's hash.
+-- `newThread`: the message opens a thread whose hash the caller writes next; its `docs` is then left to
+-- the caller (the returned posting), which writes it with the thread's other fields. Returns the
+-- message's posting, nil when it is not indexed.
 local DOCS_MAX = 13000000
 local THREAD_DOCS_MAX = 8
 
-local function indexMessage(index, messageId, threadId, words, firstWordKey)
+local function indexMessage(index, messageId, threadId, words, firstWordKey, newThread)
   local doc = redis.call('STRLEN', index.docs) / 40
-  if doc >= DOCS_MAX then return end
+  if doc >= DOCS_MAX then return nil end
   redis.call('APPEND', index.docs, string.sub(messageId, 5) .. string.sub(threadId, 5))
   local posting = string.char(math.floor(doc / 65536), math.floor(doc / 256) % 256, doc % 256)
   redis.call('APPEND', index.inbox, posting)
-  local held = redis.call('HGET', index.thread, 'docs')
-  if held and #held >= 3 * THREAD_DOCS_MAX then
-    redis.call('HDEL', index.thread, 'docs')
-    redis.call('APPEND', index.threadPosting, held .. posting)
-  elseif held or redis.call('EXISTS', index.threadPosting) == 0 then
-    redis.call('HSET', index.thread, 'docs', (held or '') .. posting)
-  else
-    redis.call('APPEND', index.threadPosting, posting)
+  if not newThread then
+    local held = redis.call('HGET', index.thread, 'docs')
+    if held and #held >= 3 * THREAD_DOCS_MAX then
+      redis.call('HDEL', index.thread, 'docs')
+      redis.call('APPEND', index.threadPosting, held .. posting)
+    elseif held or redis.call('EXISTS', index.threadPosting) == 0 then
+      redis.call('HSET', index.thread, 'docs', (held or '') .. posting)
+    else
+      redis.call('APPEND', index.threadPosting, posting)
+    end
   end
   local key = firstWordKey
   for word in string.gmatch(words, '%S+') do
@@ -46,4 +51,5 @@ local function indexMessage(index, messageId, threadId, words, firstWordKey)
     end
     key = key + 1
   end
+  return posting
 end

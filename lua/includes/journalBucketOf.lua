@@ -6,9 +6,9 @@
 -- its bound. A body above the last bound goes to the open bucket; a late one (a line drawn before a
 -- bucket was sealed, written after) to the sealed bucket of its range, so bodies stay in order across
 -- buckets. Values are passed whole, not cut into header and bodies: a cut copies the string.
+-- `open` is the list's open bucket (the field `prefix`) as the caller read it: false when absent.
 --- @include "journalBucket"
-local function journalBucketOf(indexKey, prefix, body)
-  local open = redis.call('HGET', indexKey, prefix)
+local function journalBucketOf(indexKey, prefix, body, open)
   if not open then return nil end
   local bar = string.find(open, '|', 1, true)
   local n = tonumber(string.sub(open, 1, bar - 1))

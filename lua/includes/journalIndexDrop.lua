@@ -2,7 +2,7 @@
 -- header, so bounds, and the search for later bodies, do not move; an emptied list of one open bucket goes.
 --- @include "journalBucketOf"
 local function journalIndexDrop(indexKey, prefix, body)
-  local k, n, field, value, headLength = journalBucketOf(indexKey, prefix, body)
+  local k, n, field, value, headLength = journalBucketOf(indexKey, prefix, body, redis.call('HGET', indexKey, prefix))
   if not k then return end
   for at = headLength + 1, #value - 19, 20 do
     if string.sub(value, at, at + 19) == body then

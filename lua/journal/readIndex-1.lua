@@ -18,7 +18,7 @@ local found = {}
 -- The page's bodies into `found`, newest first; stops at the count, or at a body under the lower bound.
 local function walk()
   -- '~' sorts after every body: no upper bound starts in the open bucket.
-  local k, _, _, value, headLength = journalBucketOf(KEYS[1], ARGV[1], below == '' and '~' or below)
+  local k, _, _, value, headLength = journalBucketOf(KEYS[1], ARGV[1], below == '' and '~' or below, redis.call('HGET', KEYS[1], ARGV[1]))
   while k do
     for at = #value - 19, headLength + 1, -20 do
       local body = string.sub(value, at, at + 19)

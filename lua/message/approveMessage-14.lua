@@ -63,13 +63,13 @@ local refusal = senderRefusal(hashToTable(KEYS[2]), KEYS[3])
 if refusal then return refusal end
 
 local answering = redis.call('HGET', KEYS[5], 'correspondent_wrote') == '1'
-local slot, day = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms, answering)
+local slot, day, reserved = findSlot(KEYS[10], answering and req.reply_intervals or req.intervals, req.earliest, req.spacing_ms, answering)
 if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 
 local id = ARGV[6]
 local lists = { drafts = KEYS[6], inboxDrafts = KEYS[7], queue = KEYS[8], inboxQueue = KEYS[9], slots = KEYS[10], inbox = KEYS[2] }
 leaveWaiting(lists, id, 'draft', '')
-local wake = enterQueue(lists, id, slot, day, answering)
+local wake = enterQueue(lists, id, slot, day, answering, reserved)
 redis.call('HSET', KEYS[4], 'status', 'queued', 'slot', slot, 'any_time', answering and '1' or '0')
 appendJournal(KEYS[13], KEYS[14], ARGV[2], ARGV[3], ARGV[4])
 appendEvent(KEYS[12], ARGV[5])

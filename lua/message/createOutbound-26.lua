@@ -109,9 +109,9 @@ local id, threadId, keyId, to = ARGV[5], ARGV[6], ARGV[7], ARGV[9]
 local thirdParty, test, draft = ARGV[11] == '1', ARGV[12] == '1', ARGV[13] == '1'
 local idemHash = ARGV[14]
 
-local function answer(status, slot, wake, messageCount)
+local function answer(status, slot, wake, messageCount, known)
   return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[20]),
-    message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3]) })
+    message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3], known) })
 end
 
 -- Run again for the same call: the message is made; answered from it, as the first run answered.
@@ -142,9 +142,9 @@ local refusal = senderRefusal(inbox, KEYS[3])
   or (tonumber(fields[5] or '0') + tonumber(fields[6] or '0') >= tonumber(ARGV[17]) and refuse('queue_full', { retry_after_seconds = 3600 }))
 if refusal then return refusal end
 
-local slot, day
+local slot, day, reserved
 if not draft then
-  slot, day = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]), answering)
+  slot, day, reserved = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]), answering)
   if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 end
 local status = draft and 'draft' or 'queued'
@@ -154,18 +154,29 @@ local messageEnd = 31 + 2 * tonumber(ARGV[31])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '', unpack(ARGV, 32, messageEnd))
 if answering then redis.call('HSET', KEYS[12], 'any_time', '1') end
 for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[21], sha) end
+local posting = indexMessage({ docs = KEYS[22], words = KEYS[23], once = KEYS[24], inbox = KEYS[25], thread = KEYS[13], threadPosting = KEYS[26] }, id, threadId, ARGV[#ARGV], 27, first)
+local threadFields = { unpack(ARGV, messageEnd + 1, #ARGV - 1) }
+if first and posting then
+  threadFields[#threadFields + 1] = 'docs'
+  threadFields[#threadFields + 1] = posting
+end
 local threadLists = { thread = KEYS[13], threadMessages = KEYS[14], threads = KEYS[15] }
-local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], { unpack(ARGV, messageEnd + 1, #ARGV - 1) }, loopEntries)
-indexMessage({ docs = KEYS[22], words = KEYS[23], once = KEYS[24], inbox = KEYS[25], thread = KEYS[13], threadPosting = KEYS[26] }, id, threadId, ARGV[#ARGV], 27)
+local messageCount = fileOutbound(threadLists, first, threadId, id, nowText, ARGV[2], threadFields, loopEntries)
 -- A test send is no first message for the 30-day rule, yet a reply by subject must find its thread.
 if first and test then redis.call('HSET', KEYS[6], 'test ' .. to, threadId)
 elseif first then redis.call('HSET', KEYS[6], to, threadId .. ' ' .. nowText) end
-redis.call('HINCRBY', KEYS[10], keyId, '1')
-redis.call('PEXPIRE', KEYS[10], '172800000')
+-- The day's hash of counts lives two days from its first count.
+if redis.call('HINCRBY', KEYS[10], keyId, '1') == 1 then redis.call('PEXPIRE', KEYS[10], '172800000') end
 
-if draft then enterDrafts({ drafts = KEYS[8], inboxDrafts = KEYS[9], inbox = KEYS[2] }, id) end
-local wake = not draft and enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day, answering)
+local wake, known = false, nil
+if draft then
+  enterDrafts({ drafts = KEYS[8], inboxDrafts = KEYS[9], inbox = KEYS[2] }, id)
+else
+  local queued, head
+  wake, queued, head = enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day, answering, reserved)
+  known = { drafts = tonumber(fields[5] or '0'), queued = queued, next = head }
+end
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
 appendJournal(KEYS[18], KEYS[19], ARGV[26], ARGV[27], ARGV[28])
 appendEvent(KEYS[17], ARGV[29])
-return answer(status, slot, wake, messageCount)
+return answer(status, slot, wake, messageCount, known)
