@@ -31,7 +31,7 @@ import type { InboxView, MessageView } from '../src/record-schemas.js';
 import { actorOf, type Access } from './space.js';
 import { messageRefs, untilFresh } from './waiting.js';
 import { copiesOf, distinctCopies, storedCopies, type Mailbox } from '../src/sending/recipients.js';
-import { indexing } from './search.js';
+import { afterIndexing, indexing } from './search.js';
 
 /** What update_draft may change; `html: ''` removes the HTML version. */
 export interface DraftChanges {
@@ -142,7 +142,6 @@ export async function updateDraft(
           blobs: keys.blobs,
           ...search.keys,
           threadMessages: keys.threadMessages(m.thread_id),
-          searchWord: reindex ? search.keys.searchWord : [],
         },
         {
           revision: m.revision,
@@ -150,13 +149,14 @@ export async function updateDraft(
           ...lineArgs(line),
           blobs: shas.map(blobSetMember).join(' '),
           reindex,
-          words: reindex ? search.words : '',
+          indexed: reindex ? search.indexed : '',
           messageId: m.id,
           snippet: changed.text !== undefined ? threadSnippet(changed.text) : '',
         },
       );
     },
   );
+  if ('pending' in reply) afterIndexing(rt, access.space.id, reply.pending);
   return (await withBodies(rt, access.space.id, [storedMessage(messageId, reply.message)]))[0]!;
 }
 

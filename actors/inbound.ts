@@ -34,7 +34,7 @@ import {
   type StoredMessage,
   type StoredThread,
 } from './stored-records.js';
-import { indexing } from './search.js';
+import { afterIndexing, indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView, TextUnavailable } from '../src/record-schemas.js';
 import { recordReply } from './campaign.js';
@@ -132,7 +132,7 @@ interface Found {
  */
 const messageIdEntry = (inboxId: string, header: string): string =>
   createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
-/** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-18 writes it). */
+/** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-16 writes it). */
 const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.slice(ID_BODY_CHARS)}`;
 
 /**
@@ -371,11 +371,12 @@ export async function receiveInbound(
         ),
         keepsMessageField,
       ),
-      words: search.words,
+      indexed: search.indexed,
     },
   );
   if ('duplicate' in reply)
     return { message_id: reply.message_id, thread_id: reply.thread_id, duplicate: true, event: null };
+  afterIndexing(rt, spaceId, reply.pending);
   // The reply is stored, and answered so: should this step fail, the feeder's next visit stops the contact all the same.
   if (reply.campaign) {
     await recordReply(rt, spaceId, reply.campaign.id, reply.campaign.contact, threadId).catch((error: Error) =>

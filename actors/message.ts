@@ -28,7 +28,7 @@ import type { InboxFigures } from './bindings/shapes.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, keyNames, type Access } from './space.js';
 import { threadView } from './thread.js';
-import { indexing } from './search.js';
+import { afterIndexing, indexing } from './search.js';
 import { attachmentsOf, storeBodies, storeOutgoingFiles, type OutgoingFile } from './attachments.js';
 import type { AddressClaim } from './claims.js';
 import {
@@ -374,7 +374,7 @@ export async function createOutbound(
       blobs: [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].map(blobSetMember).join(' '),
       message: scriptPairs(stored),
       thread: thread ? storedPairs(thread, keepsThreadField) : ['snippet', snippet],
-      words: search.words,
+      indexed: search.indexed,
     },
   );
   if ('replayed' in reply) return replay(rt, access, reply.message_id);
@@ -390,6 +390,7 @@ export async function createOutbound(
     };
   }
   if (reply.wake && slot !== null) await wakeDeparture(rt, space.id, inbox.id, slot);
+  afterIndexing(rt, space.id, reply.pending);
   message.status = reply.status;
   message.slot = slot ? String(slot) : '';
   const threadNow = thread ?? {

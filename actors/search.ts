@@ -18,24 +18,75 @@ import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mai
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
 import * as searchLua from './bindings/search.generated.js';
 
-/** The keys and the argument a store script indexes a message with (its search keys, their word keys, and its `words`). */
+const POSTING_BYTES = 3;
+
+/**
+ * The keys a store script indexes a message with, and its pending entry after the number the script
+ * gives it (`indexed`: "<inbox id> <word> ...", lua/includes/indexMessage.lua).
+ */
 export function indexing(spaceId: string, inboxId: string, threadId: string, message: Indexed) {
   const keys = spaceKeys(spaceId);
-  const words = messageWords(message);
   return {
     keys: {
       searchDocs: keys.searchDocs,
-      searchWords: keys.searchWords,
-      searchOnce: keys.searchOnce,
-      searchInbox: keys.searchInbox(inboxId),
+      searchPending: keys.searchPending,
       searchThread: keys.searchThread(threadId),
-      searchWord: words.map(keys.searchWord),
     },
-    words: words.join(' '),
+    indexed: [inboxId, ...messageWords(message)].join(' '),
   };
 }
 
-const POSTING_BYTES = 3;
+/**
+ * Pending entries one search/postPending call files. A store that brings the space's pending list to a
+ * multiple of it files them (afterIndexing); a search files whatever waits before it reads.
+ */
+const PENDING_BATCH = 32;
+/** Calls one filing makes at most, each a batch or a batch another caller filed first. */
+const FILING_ROUNDS_MAX = 1_000;
+
+/** The document number of a pending entry (its first 3 bytes) and the names of the postings it goes to. */
+function pendingEntry(entry: Buffer): { doc: number; names: string[] } {
+  const [inboxId, ...words] = entry.subarray(POSTING_BYTES).toString('utf8').split(' ');
+  return { doc: (entry[0]! << 16) | (entry[1]! << 8) | entry[2]!, names: [`i:${inboxId}`, ...words] };
+}
+
+/**
+ * Files the space's pending index entries in their inboxes' and words' postings, a batch a call:
+ * every entry when `all` (a search is about to read), else full batches only.
+ */
+export async function filePending(rt: Runtime, spaceId: string, all: boolean): Promise<void> {
+  const keys = spaceKeys(spaceId);
+  for (let round = 0; round < FILING_ROUNDS_MAX; round++) {
+    const entries = (await rt.redis.lrangeBuffer(keys.searchPending, 0, PENDING_BATCH - 1)).map(pendingEntry);
+    if (!entries.length || (!all && entries.length < PENDING_BATCH)) return;
+    const names = [...new Set(entries.flatMap((entry) => entry.names))];
+    await searchLua.postPending(
+      rt.scripts,
+      {
+        pending: keys.searchPending,
+        words: keys.searchWords,
+        once: keys.searchOnce,
+        postings: names.map((name) =>
+          name.startsWith('i:') ? keys.searchInbox(name.slice(2)) : keys.searchWord(name),
+        ),
+      },
+      { count: entries.length, first: entries[0]!.doc, names },
+    );
+  }
+}
+
+/**
+ * After a store script indexed a message (`pending`: the entries waiting with it, null when none was
+ * added): the store that filled a batch files it, off the request's path (a failure leaves the entries
+ * to the next batch or search).
+ */
+export function afterIndexing(rt: Runtime, spaceId: string, pending: number | null | undefined): void {
+  if (!pending || pending % PENDING_BATCH !== 0) return;
+  filePending(rt, spaceId, false).catch((error: unknown) =>
+    rt.log.warn('search entries not filed yet', { space_id: spaceId, error: String(error) }),
+  );
+}
+
 /** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
 const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
@@ -172,6 +223,7 @@ type Page = { hits: SearchHit[]; next: number | null };
  * needs a document older than what was read, again from the whole postings.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
+  await filePending(rt, spaceId, true);
   return (
     (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ??
     (await searchFrom(rt, spaceId, request, null))!

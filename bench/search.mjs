@@ -2,7 +2,7 @@
 // everything it starts, it stops. A space of MESSAGES received messages (three inboxes, 3,000
 // correspondents, threads of a few messages, bodies of 40 to 150 words drawn from a 20,000-word
 // vocabulary with Zipf frequencies, one in three carrying a 5-digit number) is stored through the
-// inbound store script (lua/message/receiveInbound-18.lua, which indexes each message), then
+// inbound store script (lua/message/receiveInbound-16.lua, which indexes each message), then
 // search_threads answers QUERIES queries of six kinds, called as the front ends call it (the tool's
 // handler, no HTTP), one at a time. Prints a markdown table: p50/p99 per kind and overall, and the
 // index's Redis memory per message (MEMORY USAGE of every index key, SAMPLES 0).
@@ -128,6 +128,7 @@ const kinds = {
   'words of one document': 0,
   'inbox postings': 0,
   'thread postings': 0,
+  'pending entries': 0,
 };
 const keys = spaceKeys(space.space_id);
 const kindOf = (key) =>
@@ -137,11 +138,13 @@ const kindOf = (key) =>
       ? 'words'
       : key === keys.searchOnce
         ? 'words of one document'
-        : key.startsWith(`${spaceTag(space.space_id)}:s:w:`)
-          ? 'word postings'
-          : key.startsWith(`${spaceTag(space.space_id)}:s:i:`)
-            ? 'inbox postings'
-            : 'thread postings';
+        : key === keys.searchPending
+          ? 'pending entries'
+          : key.startsWith(`${spaceTag(space.space_id)}:s:w:`)
+            ? 'word postings'
+            : key.startsWith(`${spaceTag(space.space_id)}:s:i:`)
+              ? 'inbox postings'
+              : 'thread postings';
 let cursor = '0';
 do {
   const [after, found] = await rt.redis.scan(cursor, 'MATCH', `${spaceTag(space.space_id)}:s:*`, 'COUNT', 2000);

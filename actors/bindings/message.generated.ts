@@ -136,7 +136,7 @@ export function cancelMessage(scripts: Scripts, keys: CancelMessageKeys, args: C
   );
 }
 
-// lua/message/createOutbound-26.lua
+// lua/message/createOutbound-24.lua
 export interface CreateOutboundKeys {
   /** hash of the space's fields (plan) */
   space: string;
@@ -182,16 +182,10 @@ export interface CreateOutboundKeys {
   blobs: string;
   /** string of the search index's document records */
   searchDocs: string;
-  /** sorted set of the indexed words */
-  searchWords: string;
-  /** hash word -> its only document number, for a word of one document (indexMessage) */
-  searchOnce: string;
-  /** string: the inbox's document numbers */
-  searchInbox: string;
+  /** list of the search index's entries waiting for search/postPending (indexMessage) */
+  searchPending: string;
   /** string: the thread's document numbers once past its hash's `docs` (indexMessage) */
   searchThread: string;
-  /** string: the document numbers of each word of the last ARGV, in its order */
-  searchWord: readonly string[];
 }
 export interface CreateOutboundArgs {
   /** now (ms) */
@@ -258,12 +252,12 @@ export interface CreateOutboundArgs {
   message: readonly (string | number)[];
   /** the new thread's fields and values (message_count 1) for a first message; for a reply the thread fields it changes (its snippet). Fields of a new message or thread at their default are left out (readers fill them in: actors/stored-records.ts) */
   thread: readonly (string | number)[];
-  /** the message's search words, space-separated (src/mail/words.ts) */
-  words: string;
+  /** the message's search entry: "<inbox id> <word> ..." (actors/search.ts indexing) */
+  indexed: string;
 }
 export type CreateOutboundReply =
   { status: 'queued' | 'draft', slot: number | null, wake: boolean, webhook: boolean, message_count: number,
-  inbox: InboxFigures }
+  inbox: InboxFigures, pending: number | null }
   | { dry_run: true, status: 'queued' | 'draft', slot: number | null }
   | { replayed: true, message_id: string }; // an idempotency key used for the same content
 /**
@@ -288,8 +282,7 @@ export function createOutbound(scripts: Scripts, keys: CreateOutboundKeys, args:
       keys.space, keys.inbox, keys.domain, keys.inboxQueue, keys.inboxSlots, keys.inboxRecipients, keys.queue,
       keys.drafts, keys.inboxDrafts, keys.keySent, keys.idempotency, keys.message, keys.thread,
       keys.threadMessages, keys.threads, keys.suppressions, keys.events, keys.journal, keys.journalIndex,
-      keys.webhook, keys.blobs, keys.searchDocs, keys.searchWords, keys.searchOnce, keys.searchInbox,
-      keys.searchThread, ...keys.searchWord,
+      keys.webhook, keys.blobs, keys.searchDocs, keys.searchPending, keys.searchThread,
     ],
     [
       args.now, args.nowIso, args.today, args.mode, args.messageId, args.threadId, args.keyId,
@@ -297,7 +290,7 @@ export function createOutbound(scripts: Scripts, keys: CreateOutboundKeys, args:
       args.draft ? '1' : '0', args.contentHash, args.idempotencyTtl, args.duplicateWindow, args.queueCap,
       args.spacing, args.earliest, args.nextMidnight, args.loopMax, args.loopWindow, args.dryRun ? '1' : '0',
       args.intervals, args.replyIntervals, args.lineId, args.lineJson, args.lineRefs, args.event, args.blobs,
-      args.message.length / 2, ...args.message, ...args.thread, args.words,
+      args.message.length / 2, ...args.message, ...args.thread, args.indexed,
     ],
   );
 }
@@ -368,7 +361,7 @@ export function finishDelivery(scripts: Scripts, keys: FinishDeliveryKeys, args:
   );
 }
 
-// lua/message/receiveInbound-18.lua
+// lua/message/receiveInbound-16.lua
 export interface ReceiveInboundKeys {
   /** hash of the receiving inbox (absent or deleted: refused) */
   inbox: string;
@@ -398,16 +391,10 @@ export interface ReceiveInboundKeys {
   attachments: string;
   /** string of the search index's document records */
   searchDocs: string;
-  /** sorted set of the indexed words */
-  searchWords: string;
-  /** hash word -> its only document number, for a word of one document (indexMessage) */
-  searchOnce: string;
-  /** string: the inbox's document numbers */
-  searchInbox: string;
+  /** list of the search index's entries waiting for search/postPending (indexMessage) */
+  searchPending: string;
   /** string: the thread's document numbers once past its hash's `docs` (indexMessage) */
   searchThread: string;
-  /** string: the document numbers of each word of the last ARGV, in its order */
-  searchWord: readonly string[];
 }
 export interface ReceiveInboundArgs {
   /** now (ms) */
@@ -440,12 +427,13 @@ export interface ReceiveInboundArgs {
   thread: readonly (string | number)[];
   /** the message's fields and values. Both written as they are (no JSON to decode); fields at their default are left out (readers fill them in: actors/stored-records.ts) */
   message: readonly (string | number)[];
-  /** the message's search words, space-separated (src/mail/words.ts) */
-  words: string;
+  /** the message's search entry: "<inbox id> <word> ..." (actors/search.ts indexing) */
+  indexed: string;
 }
 export type ReceiveInboundReply =
-  { stored: true, webhook: boolean, campaign?: { id: string, contact: string } }
-  // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact
+  { stored: true, webhook: boolean, campaign?: { id: string, contact: string }, pending: number | null }
+  // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact;
+  // pending: the search entries waiting once this one joined them (null: none joined)
   | { duplicate: true, message_id: string, thread_id: string };
 /**
  * Stores a message received over SMTP for one inbox, in the thread chosen by the caller (an existing
@@ -462,13 +450,12 @@ export function receiveInbound(scripts: Scripts, keys: ReceiveInboundKeys, args:
     [
       keys.inbox, keys.message, keys.thread, keys.threadMessages, keys.threads, keys.messageIds,
       keys.inboxContacts, keys.events, keys.journal, keys.journalIndex, keys.webhook, keys.blobs,
-      keys.attachments, keys.searchDocs, keys.searchWords, keys.searchOnce, keys.searchInbox,
-      keys.searchThread, ...keys.searchWord,
+      keys.attachments, keys.searchDocs, keys.searchPending, keys.searchThread,
     ],
     [
       args.now, args.nowIso, args.messageId, args.threadId, args.newThread ? '1' : '0',
       args.automatic ? '1' : '0', args.dedupe, args.contact, args.lineId, args.lineJson, args.lineRefs,
-      args.event, args.blobs, args.thread.length / 2, ...args.thread, ...args.message, args.words,
+      args.event, args.blobs, args.thread.length / 2, ...args.thread, ...args.message, args.indexed,
     ],
   );
 }
@@ -658,7 +645,7 @@ export function takeDue(scripts: Scripts, keys: TakeDueKeys, args: TakeDueArgs):
   );
 }
 
-// lua/message/updateDraft-11.lua
+// lua/message/updateDraft-9.lua
 export interface UpdateDraftKeys {
   /** hash of the draft */
   message: string;
@@ -672,18 +659,12 @@ export interface UpdateDraftKeys {
   blobs: string;
   /** string of the search index's document records */
   searchDocs: string;
-  /** sorted set of the indexed words */
-  searchWords: string;
-  /** hash word -> its only document number, for a word of one document (indexMessage) */
-  searchOnce: string;
-  /** string: the inbox's document numbers */
-  searchInbox: string;
+  /** list of the search index's entries waiting for search/postPending (indexMessage) */
+  searchPending: string;
   /** string: the thread's document numbers once past its hash's `docs` (indexMessage) */
   searchThread: string;
   /** sorted set of the thread's message ids (when its hash does not keep them) */
   threadMessages: string;
-  /** string: the document numbers of each word of ARGV[8], in its order */
-  searchWord: readonly string[];
 }
 export interface UpdateDraftArgs {
   /** the revision the caller read */
@@ -700,15 +681,16 @@ export interface UpdateDraftArgs {
   blobs: string;
   /** index again: the subject or the text changes */
   reindex: boolean;
-  /** the corrected draft's search words, space-separated (src/mail/words.ts) */
-  words: string;
+  /** the corrected draft's search entry: "<inbox id> <word> ..." (actors/search.ts indexing) */
+  indexed: string;
   /** the message id (its hash does not hold it) */
   messageId: string;
   /** the thread's snippet of the corrected text (src/mail/content.ts threadSnippet); '' when the text does not change */
   snippet: string;
 }
 export type UpdateDraftReply =
-  { message: HashFields } | { stale: true }; // message: the draft's fields
+  { message: HashFields, pending?: number } | { stale: true };
+  // message: the draft's fields; pending: the search entries waiting once its new one joined them
 /**
  * Corrects a draft (update_draft): writes the changed fields (subject, text, html; '' html removes the
  * HTML version; attachments, the new list of files) and moves the revision on, so an approval of what
@@ -724,12 +706,11 @@ export function updateDraft(scripts: Scripts, keys: UpdateDraftKeys, args: Updat
     'message/updateDraft',
     [
       keys.message, keys.thread, keys.journal, keys.journalIndex, keys.blobs, keys.searchDocs,
-      keys.searchWords, keys.searchOnce, keys.searchInbox, keys.searchThread, keys.threadMessages,
-      ...keys.searchWord,
+      keys.searchPending, keys.searchThread, keys.threadMessages,
     ],
     [
       args.revision, args.changes, args.lineId, args.lineJson, args.lineRefs, args.blobs,
-      args.reindex ? '1' : '0', args.words, args.messageId, args.snippet,
+      args.reindex ? '1' : '0', args.indexed, args.messageId, args.snippet,
     ],
   );
 }

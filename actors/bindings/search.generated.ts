@@ -27,3 +27,43 @@ export function findDocs(scripts: Scripts, keys: FindDocsKeys, args: FindDocsArg
     [...args.documents],
   );
 }
+
+// lua/search/postPending-3.lua
+export interface PostPendingKeys {
+  /** list of pending entries: a document number (3 bytes), then "<inbox id> <word> ..." */
+  pending: string;
+  /** sorted set of the indexed words */
+  words: string;
+  /** hash word -> its only document number, for a word of one document */
+  once: string;
+  /** strings of 3-byte document numbers: of each name of ARGV[3 ..], in its order */
+  postings: readonly string[];
+}
+export interface PostPendingArgs {
+  /** entries to file, from the list's head */
+  count: number;
+  /** the first entry's document number */
+  first: number;
+  /** the name of each posting: `i:<inbox id>` for an inbox's, the word for a word's */
+  names: readonly (string | number)[];
+}
+export type PostPendingReply =
+  { filed: number } | { moved: true };
+/**
+ * Files a batch of the search index's pending entries (lua/includes/indexMessage.lua) in their inbox's
+ * and words' postings: the first `count` entries of the list, in order, each one's number appended to
+ * the posting of its inbox and of each of its words, one APPEND a posting for the whole batch. A word
+ * met for the first time joins `words`, the set the last word of a query is completed from; a word of
+ * one document keeps its number as a field of `once` (a string key of its own cost it some 100 bytes of
+ * Redis, for 3 bytes of number), and its second document moves it to its own posting. The caller read
+ * the entries to name their postings' keys; another caller may have filed them since: the script reads
+ * them again, and answers `moved` without writing when they are not the ones it was given keys for.
+ * Never refuses.
+ */
+export function postPending(scripts: Scripts, keys: PostPendingKeys, args: PostPendingArgs): Promise<PostPendingReply> {
+  return scripts.run<PostPendingReply>(
+    'search/postPending',
+    [keys.pending, keys.words, keys.once, ...keys.postings],
+    [args.count, args.first, ...args.names],
+  );
+}

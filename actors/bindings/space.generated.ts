@@ -45,7 +45,7 @@ export interface AuthenticateKeys {
   keyUse: string;
   /** hash of the space's fields */
   space: string;
-  /** hash tokens, at (ms): this key's budget (for an access token, its connection's) */
+  /** string "<tokens> <at ms>": this key's budget (for an access token, its connection's) */
   rateBucket: string;
 }
 export interface AuthenticateArgs {

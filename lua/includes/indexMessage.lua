@@ -1,29 +1,27 @@
--- Search index writer (actors/search.ts, docs/architecture.md "Search"): the message the calling script
--- stores becomes the next document of its space's index, in the same atomic step, so every stored
--- message is found and nothing unstored is. Its number n is the count of 40-character records in
--- `index.docs` (`<message id body><thread id body>`, appended); n, 3 bytes big-endian, is appended to
--- the postings of its inbox, its thread and each of its words (KEYS[firstWordKey ..], in the order of
--- `words`, one space-separated string). A thread's first THREAD_DOCS_MAX numbers are the field `docs` of
--- its hash (a key of its own cost a thread some 120 bytes of Redis); the next one moves them all to
--- its own posting (`threadPosting`), appended to from then on: a field is rewritten whole at each
--- message, which a long thread would pay in proportion to its length; a word met for the first time joins `index.words`, the set the
--- last word of a query is completed from. A word of one document keeps its number as a field of
--- `index.once` (a string key of its own cost it some 100 bytes of Redis, for 3 bytes of number); its
--- second document moves it to its own posting, appended to from then on. Past DOCS_MAX (a string's
--- 512 MB) messages are stored, not indexed.
--- `index` = { docs, words, once, inbox, thread, threadPosting }: keys, `thread` the thread's hash.
+-- Search index writer at store time (actors/search.ts, docs/architecture.md "Search"): the message the
+-- calling script stores becomes the next document of its space's index, in the same atomic step, so
+-- every stored message is found and nothing unstored is. Its number n is the count of 40-character
+-- records in `index.docs` (`<message id body><thread id body>`, appended); n, 3 bytes big-endian, is
+-- appended to its thread's numbers now, and queued with the inbox and words the message is found by
+-- (`entry`, "<inbox id> <word> ...": actors/search.ts indexing) in `index.pending`, whose entries
+-- search/postPending files in the inbox's and words' postings a batch at a time, and always before a
+-- search reads them. A thread's first THREAD_DOCS_MAX numbers are the field `docs` of its hash (a key
+-- of its own cost a thread some 120 bytes of Redis); the next one moves them all to its own posting
+-- (`threadPosting`), appended to from then on: a field is rewritten whole at each message, which a long
+-- thread would pay in proportion to its length. Past DOCS_MAX (a string's 512 MB) messages are stored,
+-- not indexed.
+-- `index` = { docs, pending, thread, threadPosting }: keys, `thread` the thread's hash.
 -- `newThread`: the message opens a thread whose hash the caller writes next; its `docs` is then left to
 -- the caller (the returned posting), which writes it with the thread's other fields. Returns the
--- message's posting, nil when it is not indexed.
+-- message's posting and the number of entries pending; nil when it is not indexed.
 local DOCS_MAX = 13000000
 local THREAD_DOCS_MAX = 8
 
-local function indexMessage(index, messageId, threadId, words, firstWordKey, newThread)
+local function indexMessage(index, messageId, threadId, entry, newThread)
   local doc = redis.call('STRLEN', index.docs) / 40
   if doc >= DOCS_MAX then return nil end
   redis.call('APPEND', index.docs, string.sub(messageId, 5) .. string.sub(threadId, 5))
   local posting = string.char(math.floor(doc / 65536), math.floor(doc / 256) % 256, doc % 256)
-  redis.call('APPEND', index.inbox, posting)
   if not newThread then
     local held = redis.call('HGET', index.thread, 'docs')
     if held and #held >= 3 * THREAD_DOCS_MAX then
@@ -35,21 +33,5 @@ local function indexMessage(index, messageId, threadId, words, firstWordKey, new
       redis.call('APPEND', index.threadPosting, posting)
     end
   end
-  local key = firstWordKey
-  for word in string.gmatch(words, '%S+') do
-    -- One command for a word with a posting of its own, the common case; APPEND created the key otherwise.
-    if redis.call('APPEND', KEYS[key], posting) == 3 then
-      local held = redis.call('HGET', index.once, word)
-      if held then
-        redis.call('SET', KEYS[key], held .. posting)
-        redis.call('HDEL', index.once, word)
-      else
-        redis.call('DEL', KEYS[key])
-        redis.call('HSET', index.once, word, posting)
-        redis.call('ZADD', index.words, '0', word)
-      end
-    end
-    key = key + 1
-  end
-  return posting
+  return posting, redis.call('RPUSH', index.pending, posting .. entry)
 end

@@ -9,7 +9,7 @@
   KEYS[2] keys        hash key id -> key JSON
   KEYS[3] keyUse      hash key id -> last use (ms)
   KEYS[4] space       hash of the space's fields
-  KEYS[5] rateBucket  hash tokens, at (ms): this key's budget (for an access token, its connection's)
+  KEYS[5] rateBucket  string "<tokens> <at ms>": this key's budget (for an access token, its connection's)
   ARGV[1] secretHash: string       sha256 of the presented secret (hex)
   ARGV[2] now: number              now (ms)
   ARGV[3] freshFor: number         how long a last-use mark stays fresh (ms): fewer writes under load
@@ -47,17 +47,16 @@ if not keyJson or not space.id then return refuse('unauthorized') end
 local now = tonumber(ARGV[2])
 local capacity = tonumber(ARGV[4])
 local perMs = tonumber(ARGV[5]) / 1000
-local bucket = redis.call('HMGET', KEYS[5], 'tokens', 'at')
-local tokens = refillBucket(bucket[1], bucket[2], now, capacity, perMs)
+local left, at = string.match(redis.call('GET', KEYS[5]) or '', '^(%S+) (%S+)$')
+local tokens = refillBucket(left, at, now, capacity, perMs)
 local cost = tonumber(ARGV[8])
 if tokens < cost then
   return refuse('rate_limited', { retry_after_seconds = math.ceil((cost - tokens) / perMs / 1000) })
 end
 tokens = tokens - cost
 -- Numbers go to redis.call as strings: Redis formats a Lua number with snprintf("%.17g") at every call.
-redis.call('HSET', KEYS[5], 'tokens', string.format('%.6f', tokens), 'at', ARGV[2])
 -- A bucket left alone refills to capacity; by then it says nothing an absent one would not.
-redis.call('PEXPIRE', KEYS[5], string.format('%d', math.ceil((capacity - tokens) / perMs) + 1000))
+redis.call('SET', KEYS[5], string.format('%.6f', tokens) .. ' ' .. ARGV[2], 'PX', string.format('%d', math.ceil((capacity - tokens) / perMs) + 1000))
 local lastUsed = tonumber(redis.call('HGET', KEYS[3], keyId) or '0')
 if now - lastUsed >= tonumber(ARGV[3]) then
   redis.call('HSET', KEYS[3], keyId, ARGV[2])

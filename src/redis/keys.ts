@@ -152,10 +152,10 @@ function keysOf(spaceId: string) {
     /** sorted set: salts of the codes the tools sent (verify, close), scored by send time (ms), 24 h kept: spacing and the 5-code limit. */
     codeSends: `${tag}:codes:sent`,
     /**
-     * hash: a request budget (token bucket: tokens, at); expires when full again. A key's, by sha256 of
-     * its secret; a connection's, spent by all its access tokens, by its key id (`key_…`).
+     * string "<tokens> <at ms>": a request budget (token bucket); expires when full again. A key's, by
+     * sha256 of its secret; a connection's, spent by all its access tokens, by its key id (`key_…`).
      */
-    rateBucket: (owner: string) => `${tag}:rate:${owner}`,
+    rateBucket: (owner: string) => `${tag}:budget:${owner}`,
     /**
      * hash: a workspace instance (actors/workspace.ts): key_id and access (the fingerprint of its rights
      * when it opened), sequence, route (JSON), route_sequence, acked, expires_at (ms). Gone once closed.
@@ -184,6 +184,11 @@ function keysOf(spaceId: string) {
     searchWords: `${tag}:s:words`,
     /** string: the document numbers (3 bytes each, big-endian, ascending) of the messages holding a word. */
     searchWord: (word: string) => `${tag}:s:w:${word}`,
+    /**
+     * list: the index's pending entries, in document order: a number (3 bytes), then "<inbox id> <word> ...";
+     * lua/search/postPending files them in searchInbox and searchWord, a batch at a time and before any search.
+     */
+    searchPending: `${tag}:s:pending`,
     /** hash: word -> its only document number (3 bytes), for a word of one document (no searchWord key yet). */
     searchOnce: `${tag}:s:once`,
     /** string: the same for the messages of an inbox (a restricted key searches only its inboxes). */

@@ -6,6 +6,7 @@
 import t from 'tap';
 import { receiveInbound } from '../../actors/inbound.js';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
+import { filePending } from '../../actors/search.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
 import { startInbound } from '../helpers/inbound.js';
@@ -127,6 +128,7 @@ t.test(
       inbox,
       mailFrom(recipient('rare'), 'Xylophagegamma', 'Bonjour'),
     );
+    await filePending(svc.rt, s.spaceId, true);
     t.equal((await svc.rt.redis.hgetBuffer(keys.searchOnce, 'xylophagegamma'))?.length, 3, 'its number in s:once');
     t.equal(await svc.rt.redis.exists(keys.searchWord('xylophagegamma')), 0, 'no key of its own');
     t.same(await threadsFound('xylophagegamma'), [first.thread_id], 'found as a whole word');
@@ -138,6 +140,7 @@ t.test(
       inbox,
       mailFrom(recipient('rare-2'), 'Encore xylophagegamma', 'Salut'),
     );
+    await filePending(svc.rt, s.spaceId, true);
     t.equal(await svc.rt.redis.hexists(keys.searchOnce, 'xylophagegamma'), 0, 'moved out of s:once');
     t.equal(await svc.rt.redis.strlen(keys.searchWord('xylophagegamma')), 6, 'a posting of its two numbers');
     t.same(await threadsFound('xylophagegamma'), [second.thread_id, first.thread_id], 'both, newest first');
@@ -330,6 +333,14 @@ t.test('the index is erased with the space', async (t) => {
     mailFrom(recipient('adieu'), 'Vraiment le dernier', 'La fermeture, encore.'),
   );
   const keys = spaceKeys(space.spaceId);
+  await filePending(svc.rt, space.spaceId, true);
+  // One more, whose entry waits to be filed.
+  await receiveInbound(
+    svc.rt,
+    space.spaceId,
+    { id: space.inboxId, address: space.address },
+    mailFrom(recipient('adieu'), 'Post-scriptum', 'Oubli.'),
+  );
   // A word of two documents has its own posting; the words of one, fields of s:once.
   const indexed = async () =>
     await svc.rt.redis.exists(
@@ -338,8 +349,9 @@ t.test('the index is erased with the space', async (t) => {
       keys.searchOnce,
       keys.searchWord('fermeture'),
       keys.searchInbox(space.inboxId),
+      keys.searchPending,
     );
-  t.equal(await indexed(), 5);
+  t.equal(await indexed(), 6);
   await svc.call(space.apiKey, 'close_space', {});
   const confirmed = await svc.call(space.apiKey, 'close_space', { confirmation_code: await lastCode(svc, human) });
   t.equal(confirmed.status, 200, JSON.stringify(confirmed.body));

@@ -12,12 +12,9 @@
   KEYS[4] journalIndex     hash: the index lists of line id bodies (journalIndexAdd)
   KEYS[5] blobs            set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[6] searchDocs       string of the search index's document records
-  KEYS[7] searchWords      sorted set of the indexed words
-  KEYS[8] searchOnce       hash word -> its only document number, for a word of one document (indexMessage)
-  KEYS[9] searchInbox      string: the inbox's document numbers
-  KEYS[10] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[11] threadMessages  sorted set of the thread's message ids (when its hash does not keep them)
-  KEYS[12 ..] searchWord   string: the document numbers of each word of ARGV[8], in its order
+  KEYS[7] searchPending    list of the search index's entries waiting for search/postPending (indexMessage)
+  KEYS[8] searchThread     string: the thread's document numbers once past its hash's `docs` (indexMessage)
+  KEYS[9] threadMessages   sorted set of the thread's message ids (when its hash does not keep them)
   ARGV[1] revision: string   the revision the caller read
   ARGV[2] changes: json      changed fields JSON: subject, text, html, attachments (string values; only those that change)
   ARGV[3] lineId: string     journal line id
@@ -25,10 +22,11 @@
   ARGV[5] lineRefs: json     journal refs JSON array
   ARGV[6] blobs: string      SHA-256 (base64url) of the new files, already in the blob store, space-separated ('' none)
   ARGV[7] reindex: flag      index again: the subject or the text changes
-  ARGV[8] words: string      the corrected draft's search words, space-separated (src/mail/words.ts)
+  ARGV[8] indexed: string    the corrected draft's search entry: "<inbox id> <word> ..." (actors/search.ts indexing)
   ARGV[9] messageId: string  the message id (its hash does not hold it)
   ARGV[10] snippet: string   the thread's snippet of the corrected text (src/mail/content.ts threadSnippet); '' when the text does not change
-  Returns { message: HashFields } | { stale: true } // message: the draft's fields
+  Returns { message: HashFields, pending?: number } | { stale: true }
+    // message: the draft's fields; pending: the search entries waiting once its new one joined them
   Refuses not_found | not_draft
   Events: none; journal line draft.updated.
 ]]
@@ -47,11 +45,12 @@ if message.revision ~= ARGV[1] then return cjson.encode({ stale = true }) end
 local changes = cjson.decode(ARGV[2])
 for field, value in pairs(changes) do redis.call('HSET', KEYS[1], field, value) end
 if changes.subject and redis.call('HGET', KEYS[2], 'message_count') == '1' then redis.call('HSET', KEYS[2], 'subject', changes.subject) end
-if changes.text and lastInThread(KEYS[2], KEYS[11]) == ARGV[9] then redis.call('HSET', KEYS[2], 'snippet', ARGV[10]) end
+if changes.text and lastInThread(KEYS[2], KEYS[9]) == ARGV[9] then redis.call('HSET', KEYS[2], 'snippet', ARGV[10]) end
 redis.call('HINCRBY', KEYS[1], 'revision', 1)
 for sha in string.gmatch(ARGV[6], '%S+') do redis.call('SADD', KEYS[5], sha) end
+local pending = nil
 if ARGV[7] == '1' then
-  indexMessage({ docs = KEYS[6], words = KEYS[7], once = KEYS[8], inbox = KEYS[9], thread = KEYS[2], threadPosting = KEYS[10] }, ARGV[9], message.thread_id, ARGV[8], 12)
+  pending = select(2, indexMessage({ docs = KEYS[6], pending = KEYS[7], thread = KEYS[2], threadPosting = KEYS[8] }, ARGV[9], message.thread_id, ARGV[8], false))
 end
 appendJournal(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
-return cjson.encode({ message = hashToTable(KEYS[1]) })
+return cjson.encode({ message = hashToTable(KEYS[1]), pending = pending })

@@ -32,11 +32,8 @@
   KEYS[20] webhook         hash of the space's declared webhook (url): whether to wake its delivery
   KEYS[21] blobs           set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[22] searchDocs      string of the search index's document records
-  KEYS[23] searchWords     sorted set of the indexed words
-  KEYS[24] searchOnce      hash word -> its only document number, for a word of one document (indexMessage)
-  KEYS[25] searchInbox     string: the inbox's document numbers
-  KEYS[26] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[27 ..] searchWord   string: the document numbers of each word of the last ARGV, in its order
+  KEYS[23] searchPending   list of the search index's entries waiting for search/postPending (indexMessage)
+  KEYS[24] searchThread    string: the thread's document numbers once past its hash's `docs` (indexMessage)
   ARGV[1] now: number                 now (ms)
   ARGV[2] nowIso: string              now, ISO 8601
   ARGV[3] today: string               today (Paris day)
@@ -72,9 +69,9 @@
   ARGV[..] thread: pairs              the new thread's fields and values (message_count 1) for a first message; for a reply
                                       the thread fields it changes (its snippet). Fields of a new message or thread at their
                                       default are left out (readers fill them in: actors/stored-records.ts)
-  ARGV[#ARGV] words: string           the message's search words, space-separated (src/mail/words.ts)
+  ARGV[#ARGV] indexed: string         the message's search entry: "<inbox id> <word> ..." (actors/search.ts indexing)
   Returns { status: 'queued' | 'draft', slot: number | null, wake: boolean, webhook: boolean, message_count: number,
-            inbox: InboxFigures }
+            inbox: InboxFigures, pending: number | null }
     | { dry_run: true, status: 'queued' | 'draft', slot: number | null }
     | { replayed: true, message_id: string } // an idempotency key used for the same content
   Refuses idempotency_conflict | not_found | inbox_suspended { reason } | domain_not_verified
@@ -109,9 +106,10 @@ local id, threadId, keyId, to = ARGV[5], ARGV[6], ARGV[7], ARGV[9]
 local thirdParty, test, draft = ARGV[11] == '1', ARGV[12] == '1', ARGV[13] == '1'
 local idemHash = ARGV[14]
 
-local function answer(status, slot, wake, messageCount, known)
+-- `pending`: the search entries waiting once this one joined them (nil: none joined).
+local function answer(status, slot, wake, messageCount, known, pending)
   return cjson.encode({ status = status, slot = slot or cjson.null, wake = wake, webhook = webhookDeclared(KEYS[20]),
-    message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3], known) })
+    message_count = messageCount, inbox = inboxFigures(KEYS[2], KEYS[4], KEYS[5], ARGV[3], known), pending = pending or cjson.null })
 end
 
 -- Run again for the same call: the message is made; answered from it, as the first run answered.
@@ -144,7 +142,7 @@ if refusal then return refusal end
 
 local slot, day, reserved
 if not draft then
-  slot, day, reserved = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]), answering)
+  slot, day, reserved = findSlot(KEYS[5], answering and ARGV[25] or ARGV[24], tonumber(ARGV[19]), tonumber(ARGV[18]), answering, 'sent:' .. ARGV[3])
   if not slot then return refuse('queue_full', { retry_after_seconds = 86400 }) end
 end
 local status = draft and 'draft' or 'queued'
@@ -154,7 +152,7 @@ local messageEnd = 31 + 2 * tonumber(ARGV[31])
 redis.call('HSET', KEYS[12], 'status', status, 'revision', '1', 'slot', slot and string.format('%d', slot) or '', unpack(ARGV, 32, messageEnd))
 if answering then redis.call('HSET', KEYS[12], 'any_time', '1') end
 for sha in string.gmatch(ARGV[30], '%S+') do redis.call('SADD', KEYS[21], sha) end
-local posting = indexMessage({ docs = KEYS[22], words = KEYS[23], once = KEYS[24], inbox = KEYS[25], thread = KEYS[13], threadPosting = KEYS[26] }, id, threadId, ARGV[#ARGV], 27, first)
+local posting, pending = indexMessage({ docs = KEYS[22], pending = KEYS[23], thread = KEYS[13], threadPosting = KEYS[24] }, id, threadId, ARGV[#ARGV], first)
 local threadFields = { unpack(ARGV, messageEnd + 1, #ARGV - 1) }
 if first and posting then
   threadFields[#threadFields + 1] = 'docs'
@@ -174,9 +172,9 @@ if draft then
 else
   local queued, head
   wake, queued, head = enterQueue({ queue = KEYS[7], inboxQueue = KEYS[4], slots = KEYS[5], inbox = KEYS[2] }, id, slot, day, answering, reserved)
-  known = { drafts = tonumber(fields[5] or '0'), queued = queued, next = head }
+  known = { drafts = tonumber(fields[5] or '0'), queued = queued, next = head, sent = tonumber(reserved[4] or '0') }
 end
 if idemHash ~= '' then redis.call('SET', KEYS[11], id .. ' ' .. idemHash, 'PX', ARGV[15]) end
 appendJournal(KEYS[18], KEYS[19], ARGV[26], ARGV[27], ARGV[28])
 appendEvent(KEYS[17], ARGV[29])
-return answer(status, slot, wake, messageCount, known)
+return answer(status, slot, wake, messageCount, known, pending)

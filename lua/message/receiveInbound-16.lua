@@ -19,11 +19,8 @@
   KEYS[12] blobs          set of the SHA-256 (base64url) of the space's blobs that records point to
   KEYS[13] attachments    hash attachment id -> message id of the received files (forwarding)
   KEYS[14] searchDocs     string of the search index's document records
-  KEYS[15] searchWords    sorted set of the indexed words
-  KEYS[16] searchOnce     hash word -> its only document number, for a word of one document (indexMessage)
-  KEYS[17] searchInbox    string: the inbox's document numbers
-  KEYS[18] searchThread   string: the thread's document numbers once past its hash's `docs` (indexMessage)
-  KEYS[19 ..] searchWord  string: the document numbers of each word of the last ARGV, in its order
+  KEYS[15] searchPending  list of the search index's entries waiting for search/postPending (indexMessage)
+  KEYS[16] searchThread   string: the thread's document numbers once past its hash's `docs` (indexMessage)
   ARGV[1] now: number                now (ms)
   ARGV[2] nowIso: string             now, ISO 8601
   ARGV[3] messageId: string          message id
@@ -42,9 +39,10 @@
                                      one takes its `snippet` alone)
   ARGV[..] message: pairs            the message's fields and values. Both written as they are (no JSON to decode); fields at
                                      their default are left out (readers fill them in: actors/stored-records.ts)
-  ARGV[#ARGV] words: string          the message's search words, space-separated (src/mail/words.ts)
-  Returns { stored: true, webhook: boolean, campaign?: { id: string, contact: string } }
-    // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact
+  ARGV[#ARGV] indexed: string        the message's search entry: "<inbox id> <word> ..." (actors/search.ts indexing)
+  Returns { stored: true, webhook: boolean, campaign?: { id: string, contact: string }, pending: number | null }
+    // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact;
+    // pending: the search entries waiting once this one joined them (null: none joined)
     | { duplicate: true, message_id: string, thread_id: string }
   Refuses not_found (the inbox is gone)
   Events: ARGV[12] (mail.message.received or mail.thread.replied); journal line ARGV[10].
@@ -62,13 +60,13 @@ local automatic, dedupe = ARGV[6] == '1', ARGV[7]
 
 -- The answer of a stored message; a reply in a campaign's thread names the campaign and the contact,
 -- whose follow-ups the caller stops at once (lua/campaign/recordReply).
-local function stored()
+local function stored(pending)
   local campaign = nil
   if not automatic then
     local fields = redis.call('HMGET', KEYS[3], 'campaign_id', 'contact')
     if fields[1] and fields[1] ~= '' then campaign = { id = fields[1], contact = fields[2] } end
   end
-  return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]), campaign = campaign })
+  return cjson.encode({ stored = true, webhook = webhookDeclared(KEYS[11]), campaign = campaign, pending = pending or cjson.null })
 end
 
 if replayedLine(KEYS[9], ARGV[9]) then return stored() end
@@ -121,8 +119,8 @@ end
 if #changes > 0 then redis.call('HSET', KEYS[3], unpack(changes)) end
 fileInThread(KEYS[3], KEYS[4], messageId)
 redis.call('ZADD', KEYS[5], nowText, threadId)
-indexMessage({ docs = KEYS[14], words = KEYS[15], once = KEYS[16], inbox = KEYS[17], thread = KEYS[3], threadPosting = KEYS[18] }, messageId, threadId, ARGV[#ARGV], 19)
+local pending = select(2, indexMessage({ docs = KEYS[14], pending = KEYS[15], thread = KEYS[3], threadPosting = KEYS[16] }, messageId, threadId, ARGV[#ARGV], false))
 if ARGV[5] == '1' and ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], threadId) end
 appendJournal(KEYS[9], KEYS[10], ARGV[9], ARGV[10], ARGV[11])
 appendEvent(KEYS[8], ARGV[12])
-return stored()
+return stored(pending)
