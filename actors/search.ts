@@ -47,7 +47,7 @@ const FILING_ROUNDS_MAX = 1_000;
 /** The document number of a pending entry (its first 3 bytes) and the names of the postings it goes to. */
 function pendingEntry(entry: Buffer): { doc: number; names: string[] } {
   const [inboxId, ...words] = entry.subarray(POSTING_BYTES).toString('utf8').split(' ');
-  return { doc: (entry[0]! << 16) | (entry[1]! << 8) | entry[2]!, names: [`i:${inboxId}`, ...words] };
+  return { doc: new Numbers(entry.subarray(0, POSTING_BYTES)).at(0), names: [`i:${inboxId}`, ...words] };
 }
 
 /**
