@@ -72,6 +72,12 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
     io.err(refusal);
     return 2;
   }
+  // Listened for before anything starts: a signal met with no listener yet (during start-up) would end
+  // the process at once, without its 'exit', and leave the embedded redis-server it started running.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const devDns = values.dev ? await startDevDns(loaded) : null;
   const config = withMasterKey(devDns ? devConfig(loaded, devDns.address) : loaded);
   const { rt, local } = await openRuntime(config);
@@ -105,10 +111,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
     submission: submission ? `${config.smtpHost}:${submission.port}` : null,
     redis: local ? local.url : 'external',
   });
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   await http?.close();
   await smtp?.close();
   await submission?.close();

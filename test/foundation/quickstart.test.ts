@@ -6,7 +6,7 @@
  * domain (verified through the dev mode's DNS), signed by it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,7 +155,9 @@ t.test('the quick start: first mail out and in, then a first campaign', async (t
 t.test('a later start reuses the dev space without showing a key; --new-key mints one', async (t) => {
   const { space_id } = JSON.parse(readFileSync(join(dataDir, 'dev-space.json'), 'utf8'));
   const again = await startDev();
+  // Stopped right after its banner, while its workers still start: its redis-server stops with it.
   await again.stop();
+  t.notOk(existsSync(join(dataDir, 'redis', 'redis.sock')), 'no redis-server left on its socket');
   t.match(again.out, `The dev space ${space_id}`);
   t.notMatch(again.out, 'mbx_');
   t.match(again.out, '--new-key');
