@@ -299,7 +299,7 @@ export async function receiveInbound(
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
   // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
   const attachments = await storeAttachments(rt, spaceId, mail.attachments);
-  const source = mail.source ? (await rt.ports.blobs.put(spaceId, mail.source, { unseen: true })).sha256 : '';
+  const source = mail.source ? await rt.ports.blobs.putSource(spaceId, mail.source) : null;
   const bodies = await storeBodies(rt, spaceId, mail);
   const event = prepareEvent(
     rt,
@@ -353,7 +353,7 @@ export async function receiveInbound(
       ...lineArgs(line),
       event,
       blobs: [
-        ...(source ? [blobSetMember(source)] : []),
+        ...(source?.blob ? [blobSetMember(source.blob)] : []),
         ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`),
         ...bodies.shas.map(blobSetMember),
       ].join(' '),
@@ -366,7 +366,7 @@ export async function receiveInbound(
           mail,
           contact,
           nowIso,
-          { attachments, source, bodies },
+          { attachments, source: source?.ref ?? '', bodies },
           answered?.message_id ?? '',
         ),
         keepsMessageField,

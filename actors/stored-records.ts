@@ -66,7 +66,7 @@ export interface StoredMessage {
   text_unavailable: string;
   /** The attachment objects (src/record-schemas.ts AttachmentSchema), JSON; '' (or absent, older messages) for none. */
   attachments: string;
-  /** Inbound only: the SHA-256 of the raw source in the blob store (actors/attachments.ts); '' when none was kept. */
+  /** Inbound only: where the raw source is in the blob store (`putSource`, src/blobs/store.ts); '' when none was kept. */
   source: string;
   /**
    * Bodies over 2 KB live in the blob store (docs/contract.md, Decision 10): `text:<sha256> html:<sha256>` for those,

@@ -1,9 +1,10 @@
 // What a received message's raw source costs the file blob store, beside its floor: 20 concurrent
-// writers (the keep-alive load's sessions) put 1.2 KB sources, durable when the put answers. The store
-// (src/blobs/fs.ts: a file a blob, written with O_DSYNC, renamed, its folder fsync'd) against an
-// append-only log with group commit (every write waiting at a moment goes out as one writev and one
-// fdatasync: what a segment store would pay). Alternated rounds in one process; prints puts/s and the
-// process's CPU a put (user and system, process.cpuUsage), whose sum is what a pinned SMTP process pays.
+// writers (the keep-alive load's sessions) put 1.2 KB sources, durable when the put answers. The
+// store's sources (`putSource`: segments, src/blobs/source-log.ts) and its other blobs (`put`: a file a
+// blob, written with O_DSYNC, renamed, its folder fsync'd) against an append-only log with group commit
+// (every write waiting at a moment goes out as one writev and one fdatasync). Alternated rounds in one
+// process; prints puts/s and the process's CPU a put (user and system, process.cpuUsage), whose sum is
+// what a pinned SMTP process pays.
 // Needs a build (npm run build). @bench-smoke
 //   node bench/blob-puts.mjs [PUTS]      # default 8,000 a round, 3 rounds each
 //   node bench/blob-puts.mjs --smoke     # 200 puts, one round: the script works, no figure judged
@@ -47,16 +48,28 @@ async function appendLog(path) {
   };
 }
 
-/** The file blob store, as the SMTP front end writes a raw source into it. */
-function fileStore(root) {
+/** The file blob store: a raw source as the SMTP front end writes it (`putSource`), or a file a blob (`put`). */
+function fileStore(root, how) {
   const store = fileBlobStore(root);
-  return { put: (bytes) => store.put('spc_bench', bytes, { unseen: true }), close: async () => {} };
+  return { put: (bytes) => store[how]('spc_bench', bytes), close: () => store.removeSpace('spc_bench') };
 }
+
+const made = {
+  sources: (root) => fileStore(root, 'putSource'),
+  files: (root) => fileStore(root, 'put'),
+  log: (root) => appendLog(join(root, 'log')),
+};
+const names = Object.keys(made);
+const label = {
+  sources: 'file store, raw sources (segments)',
+  files: 'file store, a file a blob',
+  log: 'append log, group commit',
+};
 
 async function measure(name, round) {
   const root = join(dir, `${name}-${round}`);
   mkdirSync(root);
-  const writer = name === 'store' ? fileStore(root) : await appendLog(join(root, 'log'));
+  const writer = await made[name](root);
   let next = 0;
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -72,14 +85,14 @@ async function measure(name, round) {
   return { name, rate: puts / seconds, user: used.user / puts, system: used.system / puts };
 }
 
-const results = { store: [], log: [] };
+const results = Object.fromEntries(names.map((name) => [name, []]));
 try {
   for (let round = 1; round <= rounds; round++)
-    for (const name of round % 2 ? ['store', 'log'] : ['log', 'store']) {
+    for (const name of round % 2 ? names : [...names].reverse()) {
       const result = await measure(name, round);
       results[name].push(result);
       console.log(
-        `  ${round} ${name.padEnd(5)} ${Math.round(result.rate)} puts/s, CPU a put: user ${Math.round(result.user)} µs, system ${Math.round(result.system)} µs`,
+        `  ${round} ${name.padEnd(7)} ${Math.round(result.rate)} puts/s, CPU a put: user ${Math.round(result.user)} µs, system ${Math.round(result.system)} µs`,
       );
     }
 } finally {
@@ -94,9 +107,8 @@ const summary = Object.fromEntries(
 );
 console.log(`\n| writer | puts/s | CPU a put (µs) |\n|---|---:|---:|`);
 for (const [name, { rate, cpu }] of Object.entries(summary))
+  console.log(`| ${label[name]} | ${Math.round(rate)} | ${Math.round(cpu)} |`);
+for (const name of ['sources', 'files'])
   console.log(
-    `| ${name === 'store' ? 'file blob store' : 'append log, group commit'} | ${Math.round(rate)} | ${Math.round(cpu)} |`,
+    `\n${name} / log: ${(summary[name].rate / summary.log.rate).toFixed(2)} of the puts/s, ${(summary[name].cpu / summary.log.cpu).toFixed(1)}x the CPU a put`,
   );
-console.log(
-  `\nstore / log: ${(summary.store.rate / summary.log.rate).toFixed(2)} of the puts/s, ${(summary.store.cpu / summary.log.cpu).toFixed(1)}x the CPU a put`,
-);

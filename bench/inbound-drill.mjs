@@ -12,7 +12,6 @@ import { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import { readMessage, readThreadIds } from '../dist/actors/stored-records.js';
 import { openBlobStore } from '../dist/src/blobs/index.js';
-import { blobKey } from '../dist/src/blobs/store.js';
 import { loadConfig } from '../dist/src/config.js';
 import { spaceKeys } from '../dist/src/redis/keys.js';
 import { createRuntime } from '../dist/src/runtime.js';
@@ -111,7 +110,7 @@ async function deliverOne(ctx, mail, stats) {
   }
 }
 
-/** Each received message's Message-ID header, with its raw source's key as many times as it is stored. */
+/** Each received message's Message-ID header, with its raw source's reference as many times as it is stored. */
 async function storedMessages({ rt, keys, spaceId }) {
   const stored = new Map();
   for (const threadId of await rt.redis.zrange(keys.threads, 0, -1))
@@ -125,7 +124,7 @@ async function storedMessages({ rt, keys, spaceId }) {
       const message = await readMessage(rt, spaceId, messageId);
       if (message?.direction !== 'inbound') continue;
       const sources = stored.get(message.message_id_header) ?? [];
-      stored.set(message.message_id_header, [...sources, message.source ? blobKey(spaceId, message.source) : null]);
+      stored.set(message.message_id_header, [...sources, message.source || null]);
     }
   return stored;
 }
@@ -159,8 +158,8 @@ async function drill(ctx, { name, victim }) {
   const stored = await storedMessages(ctx);
   let readable = 0;
   for (const id of acked) {
-    const key = stored.get(id)?.[0];
-    if (key && (await ctx.blobs.get(key))) readable++;
+    const ref = stored.get(id)?.[0];
+    if (ref && (await ctx.blobs.getSource(ctx.spaceId, ref))) readable++;
   }
   return {
     name,

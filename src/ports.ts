@@ -41,6 +41,8 @@ const notComposed = (): never => {
 
 const unwiredBlobs: BlobStore = {
   put: async () => notComposed(),
+  putSource: async () => notComposed(),
+  getSource: async () => notComposed(),
   get: async () => notComposed(),
   stream: async () => notComposed(),
   list: async () => notComposed(),

@@ -421,7 +421,7 @@ export interface ReceiveInboundArgs {
   lineRefs: string;
   /** packed event (actors/events.ts prepareEvent) (mail.message.received or mail.thread.replied) */
   event: string;
-  /** the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source, "<attachment id>:<sha256>" for each attachment */
+  /** the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source when it is a blob, "<attachment id>:<sha256>" for each attachment */
   blobs: string;
   /** the thread's fields and values, written when the thread does not exist yet (an existing one takes its `snippet` alone) */
   thread: readonly (string | number)[];

@@ -33,7 +33,7 @@
   ARGV[10] lineJson: json            journal line JSON (message.received or thread.replied)
   ARGV[11] lineRefs: json            journal refs JSON array
   ARGV[12] event: string             packed event (actors/events.ts prepareEvent) (mail.message.received or mail.thread.replied)
-  ARGV[13] blobs: string             the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source,
+  ARGV[13] blobs: string             the message's blobs, already stored, space-separated (SHA-256 in base64url): "<sha256>" for its source when it is a blob,
                                      "<attachment id>:<sha256>" for each attachment
   ARGV[14 ..] thread: counted pairs  the thread's fields and values, written when the thread does not exist yet (an existing
                                      one takes its `snippet` alone)

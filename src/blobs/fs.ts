@@ -10,7 +10,8 @@ import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blobKey, SAFE_PART, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
+import { SEGMENT_NAME, sourceLog } from './source-log.js';
+import { blobKey, SAFE_PART, storedBlob, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
 
 const TEMP_SUFFIX = '.tmp';
 /** A blob's name or a write's temp name: what `list` gives and `remove` takes. */
@@ -58,6 +59,7 @@ export function sharedSync(sync: (path: string) => Promise<void>): (path: string
 
 export function fileBlobStore(root: string): BlobStore {
   const syncFolder = sharedSync(fsyncPath);
+  const sources = sourceLog(root, syncFolder);
   /** Folders this process created or found: removeSpace forgets its own. */
   const folders = new Set<string>();
   const pathOf = (key: string): string => {
@@ -66,18 +68,17 @@ export function fileBlobStore(root: string): BlobStore {
       throw new Error(`not a blob key: ${key}`);
     return join(root, space, hash);
   };
+  const get = (key: string): Promise<Buffer | null> =>
+    readFile(pathOf(key)).catch((error: unknown) => (missing(error) ? null : Promise.reject(error)));
   return {
-    async put(spaceId, bytes, options): Promise<StoredBlob> {
-      const sha256 = sha256Of(bytes);
-      const key = blobKey(spaceId, sha256);
-      const path = pathOf(key);
-      const stored = { key, sha256, size: bytes.byteLength };
+    async put(spaceId, bytes): Promise<StoredBlob> {
+      const stored = storedBlob(spaceId, bytes);
+      const path = pathOf(stored.key);
       if (
-        !options?.unseen &&
-        (await stat(path).then(
+        await stat(path).then(
           () => true,
           () => false,
-        ))
+        )
       )
         return stored;
       const dir = join(root, spaceId);
@@ -97,12 +98,13 @@ export function fileBlobStore(root: string): BlobStore {
       await syncFolder(dir);
       return stored;
     },
-    async get(key) {
-      return readFile(pathOf(key)).catch((error: unknown) => {
-        if (missing(error)) return null;
-        throw error;
-      });
+    async putSource(spaceId, bytes) {
+      return { ref: await sources.append(spaceId, bytes), blob: null };
     },
+    async getSource(spaceId, ref) {
+      return sources.names(ref) ? sources.read(spaceId, ref) : get(blobKey(spaceId, ref));
+    },
+    get,
     async stream(key) {
       // One open file for the size and the bytes: a blob is never rewritten, but it may be removed meanwhile.
       const handle = await open(pathOf(key), 'r').catch((error: unknown) =>
@@ -122,6 +124,7 @@ export function fileBlobStore(root: string): BlobStore {
       const names = await readdir(dir).catch((error: unknown) => (missing(error) ? [] : Promise.reject(error)));
       const listed: ListedBlob[] = [];
       for (const name of names) {
+        if (SEGMENT_NAME.test(name)) continue; // raw sources, not blobs a record names by hash
         // A temp file is a write under way (or a crashed one): the sweep's grace period covers both.
         const info = await stat(join(dir, name)).catch(() => null);
         if (info)
@@ -148,6 +151,7 @@ export function fileBlobStore(root: string): BlobStore {
     async removeSpace(spaceId) {
       if (!SAFE_PART.test(spaceId)) throw new Error(`not a space id: ${spaceId}`);
       folders.delete(join(root, spaceId));
+      await sources.forget(spaceId);
       await rm(join(root, spaceId), { recursive: true, force: true });
     },
   };

@@ -5,7 +5,7 @@
  * (MinIO, Ceph, a test server) bucket names go in the path. A PutObject is durable once acknowledged.
  */
 import type { Readable } from 'node:stream';
-import { blobKey, sha256Of, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
+import { blobKey, storedBlob, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
 
 export interface S3Location {
   bucket: string;
@@ -55,6 +55,24 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
     return { keys, folders };
   };
 
+  const write = async (key: string, bytes: Uint8Array) => {
+    const { sdk, client } = await s3();
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }),
+    );
+  };
+
+  const get = async (key: string): Promise<Buffer | null> => {
+    const { sdk, client } = await s3();
+    try {
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (error) {
+      if (notFound(error)) return null;
+      throw error;
+    }
+  };
+
   const removeKeys = async (keys: string[]) => {
     const { sdk, client } = await s3();
     for (let at = 0; at < keys.length; at += DELETE_BATCH) {
@@ -64,32 +82,25 @@ export function s3BlobStore(location: S3Location, env: Record<string, string | u
   };
 
   return {
-    async put(spaceId, bytes, options): Promise<StoredBlob> {
+    async put(spaceId, bytes): Promise<StoredBlob> {
       const { sdk, client } = await s3();
-      const sha256 = sha256Of(bytes);
-      const key = blobKey(spaceId, sha256);
-      const exists =
-        !options?.unseen &&
-        (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: prefix + key })).then(
-          () => true,
-          (error: unknown) => (notFound(error) ? false : Promise.reject(error)),
-        ));
-      if (!exists)
-        await client.send(
-          new sdk.PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: bytes, ContentLength: bytes.byteLength }),
-        );
-      return { key, sha256, size: bytes.byteLength };
+      const stored = storedBlob(spaceId, bytes);
+      const exists = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: prefix + stored.key })).then(
+        () => true,
+        (error: unknown) => (notFound(error) ? false : Promise.reject(error)),
+      );
+      if (!exists) await write(stored.key, bytes);
+      return stored;
     },
-    async get(key) {
-      const { sdk, client } = await s3();
-      try {
-        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
-        return Buffer.from(await object.Body!.transformToByteArray());
-      } catch (error) {
-        if (notFound(error)) return null;
-        throw error;
-      }
+    async putSource(spaceId, bytes) {
+      const { key, sha256 } = storedBlob(spaceId, bytes);
+      await write(key, bytes);
+      return { ref: sha256, blob: sha256 };
     },
+    async getSource(spaceId, ref) {
+      return get(blobKey(spaceId, ref));
+    },
+    get,
     async stream(key) {
       const { sdk, client } = await s3();
       try {

@@ -28,14 +28,27 @@ export interface ListedBlob {
   writtenAt: number;
 }
 
+/** A received message's raw source as stored. */
+export interface StoredSource {
+  /** What the message's record keeps to read it again (its `source` field). */
+  ref: string;
+  /** The SHA-256 the space's blob set must name so that the sweep leaves it; null: not a blob the sweep sees. */
+  blob: string | null;
+}
+
 export interface BlobStore {
   /**
    * Writes the bytes durably (their record may point to them once this resolves); an existing blob is
-   * kept, found by a look first. `unseen`: bytes that are surely not stored yet (a message's raw source,
-   * which its own headers make unique) are written without that look, a file-system call or an S3
-   * round trip; were they stored, the same bytes are written again under the same name.
+   * kept, found by a look first.
    */
-  put(spaceId: string, bytes: Uint8Array, options?: { unseen?: boolean }): Promise<StoredBlob>;
+  put(spaceId: string, bytes: Uint8Array): Promise<StoredBlob>;
+  /**
+   * Writes a received message's raw source durably. Its own headers make it unique, so no look for an
+   * existing copy; the file store appends it to a segment (src/blobs/source-log.ts), S3 writes an object.
+   */
+  putSource(spaceId: string, bytes: Uint8Array): Promise<StoredSource>;
+  /** The raw source a record's `source` names, or null when it is not there. */
+  getSource(spaceId: string, ref: string): Promise<Buffer | null>;
   /** The bytes of a blob, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
   /** The bytes of a blob as a stream, never whole in memory (a download), or null when there is none. */
@@ -73,6 +86,12 @@ export async function blobHead(store: BlobStore, key: string, max: number): Prom
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export const blobKey = (spaceId: string, sha256: string): string => `${spaceId}/${sha256}`;
+
+/** What `put` answers for these bytes of the space. */
+export function storedBlob(spaceId: string, bytes: Uint8Array): StoredBlob {
+  const sha256 = sha256Of(bytes);
+  return { key: blobKey(spaceId, sha256), sha256, size: bytes.byteLength };
+}
 
 export const hashOfBlob = (key: string): string => key.slice(key.indexOf('/') + 1);
 

@@ -71,7 +71,7 @@ t.test(
     const single = await svc.call(s.apiKey, 'get_message', { message_id: message.id });
     t.same(single.body.attachments, message.attachments);
     const stored = await svc.rt.redis.hget(spaceKeys(s.spaceId).message(message.id), 'source');
-    const source = await svc.rt.ports.blobs.get(blobKey(s.spaceId, stored!));
+    const source = await svc.rt.ports.blobs.getSource(s.spaceId, stored!);
     t.match(source!.toString('latin1'), /Subject: Facture de mars/, 'the raw source is kept');
     const feed = await svc.call(s.apiKey, 'event_feed', {});
     const received = feed.body.events.find(

@@ -69,7 +69,7 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
   });
   await svc.call(apiKey, 'add_suppression', { value: 'bloque@exemple.fr' });
   await svc.call(apiKey, 'create_key', { name: 'robot' });
-  await receiveInbound(
+  const received = await receiveInbound(
     svc.rt,
     spaceId,
     { id: own.body.id, address: own.body.address },
@@ -90,11 +90,9 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
       ],
     }),
   );
-  t.equal(
-    (await svc.rt.ports.blobs.list(spaceId)).length,
-    2,
-    'the attachment and the raw source are in the blob store',
-  );
+  const source = (await svc.rt.redis.hget(spaceKeys(spaceId).message(received.message_id), 'source'))!;
+  t.ok(await svc.rt.ports.blobs.getSource(spaceId, source), 'the raw source is in the blob store');
+  t.ok((await svc.rt.ports.blobs.list(spaceId)).length >= 1, 'so is the attachment');
 
   const step1 = await svc.call(apiKey, 'close_space', {});
   t.equal(step1.status, 200);
@@ -143,6 +141,7 @@ t.test('the whole path: tell, code, confirm, everything works 48 h, erased, noth
   t.equal(await eraseSpace(svc.rt, spaceId, closesAt), true);
   t.same(await keysOf(spaceId), [], 'no key of the space is left');
   t.same(await svc.rt.ports.blobs.list(spaceId), [], 'no blob of the space is left');
+  t.equal(await svc.rt.ports.blobs.getSource(spaceId, source), null, 'nor its raw source');
   t.notOk((await svc.rt.ports.blobs.spaces()).includes(spaceId), 'nor its folder');
   t.equal((await svc.call(apiKey, 'list_inboxes', {})).body.error.code, 'unauthorized', 'its keys stop');
   t.equal(await spaceOfAddress(svc.rt, own.body.address), null, 'the own-domain address is released');
