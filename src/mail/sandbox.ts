@@ -130,13 +130,19 @@ interface Job {
 /** A runner that never reports ready (a machine too busy to load it, a process that hangs) is ended after this. */
 const START_MS = 60_000;
 
+/**
+ * Jobs handed to one runner at a time. It reads them in turn; the next one already waiting in its
+ * channel when it answers one spares it a sleep and a wake a job (BENCHMARKS.md, "Receiving").
+ */
+export const RUNNER_DEPTH = 4;
+
 interface Slot {
   runner: Runner;
   /** It loaded its parser (READY): a job's time runs only from then on. */
   ready: boolean;
-  /** The job it reads and its id; null while idle. */
-  job: (Job & { id: number }) | null;
-  /** The timer of its start, then of its job's time. */
+  /** The jobs handed to it, oldest first, with their ids: the first is the one it reads now, the others wait. */
+  jobs: (Job & { id: number })[];
+  /** The timer of its start, then of its current job's time. */
   timer: NodeJS.Timeout | null;
   /** Killed for its time: its exit answers nothing more. */
   killed: boolean;
@@ -161,18 +167,29 @@ export class SandboxPool {
     });
   }
 
+  /** An idle runner first, then a new one, then one with room behind its current job. */
+  private freeSlot(): Slot | null {
+    const open = [...this.slots].filter((slot) => !slot.killed);
+    return (
+      open.find((slot) => !slot.jobs.length) ??
+      (this.slots.size < this.size ? this.start() : null) ??
+      open.find((slot) => slot.jobs.length < RUNNER_DEPTH) ??
+      null
+    );
+  }
+
   private dispatch(): void {
     while (this.queue.length) {
-      const slot =
-        [...this.slots].find((candidate) => !candidate.job && !candidate.killed) ??
-        (this.slots.size < this.size ? this.start() : null);
+      const slot = this.freeSlot();
       if (!slot) return;
-      const job = this.queue.shift()!;
-      slot.job = { ...job, id: this.nextId++ };
-      slot.runner.hold(true);
-      // A runner still loading takes the message when it is ready; its time starts then.
-      slot.runner.post({ ...job.message, id: slot.job.id });
-      if (slot.ready) this.clock(slot, this.timeMs);
+      const job = { ...this.queue.shift()!, id: this.nextId++ };
+      slot.jobs.push(job);
+      // A runner still loading takes its jobs when it is ready; the first one's time starts then.
+      slot.runner.post({ ...job.message, id: job.id });
+      if (slot.jobs.length === 1) {
+        slot.runner.hold(true);
+        if (slot.ready) this.clock(slot, this.timeMs);
+      }
     }
   }
 
@@ -180,25 +197,27 @@ export class SandboxPool {
   private clock(slot: Slot, ms: number): void {
     clearTimeout(slot.timer ?? undefined);
     slot.timer = setTimeout(() => this.expire(slot), ms);
-    if (!slot.job) slot.timer.unref();
+    if (!slot.jobs.length) slot.timer.unref();
   }
 
   private start(): Slot {
-    const slot: Slot = { runner: null as unknown as Runner, ready: false, job: null, timer: null, killed: false };
+    const slot: Slot = { runner: null as unknown as Runner, ready: false, jobs: [], timer: null, killed: false };
     slot.runner = this.factory({
       ready: () => {
         slot.ready = true;
-        if (slot.job) this.clock(slot, this.timeMs);
+        if (slot.jobs.length) this.clock(slot, this.timeMs);
         else clearTimeout(slot.timer ?? undefined);
       },
       reply: (reply) => {
-        if (slot.job?.id !== reply.id) return;
+        if (slot.jobs[0]?.id !== reply.id) return;
         this.finish(slot, reply.ok ? { ok: true, value: reply.value } : { ok: false, reason: reply.reason });
       },
       exit: (memory) => {
         clearTimeout(slot.timer ?? undefined);
         this.slots.delete(slot);
-        if (slot.job && !slot.killed) this.finish(slot, { ok: false, reason: memory ? 'memory_limit' : 'unreadable' });
+        const current = slot.jobs.shift();
+        this.requeue(slot);
+        if (current && !slot.killed) current.done({ ok: false, reason: memory ? 'memory_limit' : 'unreadable' });
         this.dispatch();
       },
     });
@@ -208,20 +227,32 @@ export class SandboxPool {
     return slot;
   }
 
+  /** The current job answered: the next one handed to the runner starts its time. */
   private finish(slot: Slot, outcome: Outcome<unknown>): void {
-    const job = slot.job!;
-    if (slot.ready) clearTimeout(slot.timer ?? undefined);
-    slot.job = null;
-    if (!slot.killed) slot.runner.hold(false);
+    const job = slot.jobs.shift()!;
+    if (slot.ready) {
+      if (slot.jobs.length) this.clock(slot, this.timeMs);
+      else clearTimeout(slot.timer ?? undefined);
+    }
+    if (!slot.jobs.length && !slot.killed) slot.runner.hold(false);
     job.done(outcome);
     this.dispatch();
+  }
+
+  /** The jobs a dead runner never began go back to the front of the queue, in their order. */
+  private requeue(slot: Slot): void {
+    this.queue.unshift(...slot.jobs.map(({ message, done }) => ({ message, done })));
+    slot.jobs = [];
   }
 
   /** Past its time the runner is set aside at once (no job is given to it while it dies), then killed. */
   private expire(slot: Slot): void {
     slot.killed = true;
     this.slots.delete(slot);
-    if (slot.job) this.finish(slot, { ok: false, reason: 'time_limit' });
+    const current = slot.jobs.shift();
+    this.requeue(slot);
+    if (current) current.done({ ok: false, reason: 'time_limit' });
     slot.runner.kill();
+    this.dispatch();
   }
 }
