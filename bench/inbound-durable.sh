@@ -4,7 +4,8 @@
 # transport, in the same interleaved rounds as the kit's Haraka (discards on receipt) and the project
 # (`serve --role smtp` and the kit's Redis, as bench/inbound.sh runs it); the kit's SMTP loads
 # (postfix smtp-source, 1 KB, keep-alive 20 sessions and new connections 50), servers pinned like the
-# kit's. Prints each run, then the medians and the project's ratios to both peers.
+# kit's. Each run after a Postfix one waits for its queue to be empty (its queue manager's work is its
+# own, not the next target's). Prints each run, then the medians and the project's ratios to both peers.
 # Postfix's master needs root: elsewhere the harness says so and stops (exit 0).
 #   bash bench/inbound-durable.sh            # 3 rounds (BENCH_REPEAT), ~3 min
 #   bash bench/inbound-durable.sh --smoke    # @bench-smoke: one round of a few hundred messages
@@ -87,6 +88,16 @@ node bench/seed-inbound.mjs agent >/dev/null
 
 declare -A port=([postfix]=$postfix_port [haraka]=$haraka_port [project]=$SMTP_PORT)
 declare -A rcpt=([postfix]=sink@bench.test [haraka]=sink@bench.test [project]=agent@bench.test)
+# Postfix answers 250 once a message is in its queue; its queue manager then hands it to the discard
+# transport and removes the file, on the same core and disk, for seconds after the load ends. The next
+# run starts once the queue is empty, so that work is not counted against the target measured next.
+postfix_settled() {
+  local waited=0
+  while (($(find "$postfix_dir/queue/"{maildrop,incoming,active,deferred} -type f 2>/dev/null | wc -l) > 0)); do
+    ((waited++ < 600)) || { echo "inbound-durable: Postfix's queue did not empty in 60 s" >&2; return 1; }
+    sleep 0.1
+  done
+}
 targets=(postfix haraka project)
 raw=$BENCH_RUN/raw.tsv
 : >"$raw"
@@ -99,6 +110,7 @@ for round in $(seq "$repeat"); do
         "$sessions" "$msgs" 1024)
       echo "  $round $target $line"
       printf '%s\t%s\t%s\n' "$target" "$mode" "$(grep -o 'msgs_s=[0-9]*' <<<"$line" | cut -d= -f2)" >>"$raw"
+      [[ $target == postfix ]] && postfix_settled
     done
   done
 done
