@@ -45,6 +45,8 @@ export function subjectKey(subject: string): string {
  */
 const ATTRIBUTIONS = [/^\s*le\s(?=.*\d).{0,400}a écrit\s*:?\s*$/i, /^\s*on\s(?=.*\d).{0,400}wrote\s*:?\s*$/i];
 const ATTRIBUTION_LINES = 4;
+/** The first line of any attribution: its first word, followed by a space or the line's end (wrapped there). */
+const ATTRIBUTION_START = /^\s*(?:le|on)(?:\s|$)/i;
 
 /** Lines that open a quoted history on their own: Outlook's separators and header block. */
 const SEPARATORS = [
@@ -55,6 +57,8 @@ const SEPARATORS = [
 
 /** Whether an attribution starts at `lines[start]`, on that line or wrapped over the next few (never past a blank line). */
 function attributionAt(lines: string[], start: number): boolean {
+  // Most lines are not one: told by their first word, without joining the lines after them.
+  if (!ATTRIBUTION_START.test(lines[start]!)) return false;
   let joined = '';
   for (const line of lines.slice(start, start + ATTRIBUTION_LINES)) {
     if (!line.trim()) return false;
@@ -65,24 +69,34 @@ function attributionAt(lines: string[], start: number): boolean {
 }
 
 /**
- * The new part of a reply: everything before the first quoted line (`>`), the first "... wrote:" /
- * "... a écrit :" attribution (which may be wrapped), an Outlook header block, or the `-- ` signature
- * delimiter. The whole text when nothing of that is found.
+ * Where the new part of a reply ends among its lines: at the first quoted line (`>`), the first "...
+ * wrote:" / "... a écrit :" attribution (which may be wrapped), an Outlook header block, or the `-- `
+ * signature delimiter; `lines.length` when nothing of that is found. With `enough`, the look stops
+ * after the line that takes the part past that many characters (a snippet needs no more).
  */
-export function replyText(text: string): string {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const end = lines.findIndex(
-    (line, i) =>
+function newPartEnd(lines: string[], enough = Infinity): number {
+  let length = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (
       line === '-- ' ||
       line === '--' ||
       /^\s*>/.test(line) ||
       SEPARATORS.some((separator) => separator.test(line)) ||
-      attributionAt(lines, i),
-  );
-  return lines
-    .slice(0, end < 0 ? lines.length : end)
-    .join('\n')
-    .trim();
+      attributionAt(lines, i)
+    )
+      return i;
+    if ((length += line.length + 1) > enough) return i + 1;
+  }
+  return lines.length;
+}
+
+const linesOf = (text: string): string[] => text.replace(/\r\n/g, '\n').split('\n');
+
+/** The new part of a reply (newPartEnd); the whole text when it has no quote, attribution nor signature. */
+export function replyText(text: string): string {
+  const lines = linesOf(text);
+  return lines.slice(0, newPartEnd(lines)).join('\n').trim();
 }
 
 /** How long a thread's snippet is, in characters (a list row's line or two). */
@@ -94,10 +108,19 @@ const SNIPPET_MAX_CHARS = 100;
  * cut on a word with an ellipsis. Only the text's first 8 KB are looked at: a snippet never needs more.
  */
 export function threadSnippet(text: string): string {
-  const words = replyText(text.slice(0, 8192)).replace(/\s+/g, ' ').trim();
-  const letters = Array.from(words);
-  if (letters.length <= SNIPPET_MAX_CHARS) return words;
-  // By code points: a cut never splits an emoji's surrogate pair.
+  const lines = linesOf(text.slice(0, 8192));
+  const wordsBefore = (end: number) => lines.slice(0, end).join('\n').replace(/\s+/g, ' ').trim();
+  // By code points: a cut never splits an emoji's surrogate pair. Twice as many UTF-16 units as the
+  // snippet keeps characters hold at least one character more than it keeps.
+  const lettersOf = (words: string) => Array.from(words.slice(0, 2 * SNIPPET_MAX_CHARS + 2));
+  // The new part's first lines decide the snippet, unless their spaces collapse to fewer characters than it keeps.
+  let words = wordsBefore(newPartEnd(lines, 4 * SNIPPET_MAX_CHARS));
+  let letters = lettersOf(words);
+  if (letters.length <= SNIPPET_MAX_CHARS) {
+    words = wordsBefore(newPartEnd(lines));
+    letters = lettersOf(words);
+    if (letters.length <= SNIPPET_MAX_CHARS) return words;
+  }
   const head = letters.slice(0, SNIPPET_MAX_CHARS).join('');
   const space = head.lastIndexOf(' ');
   return `${(space > head.length / 2 ? head.slice(0, space) : head).trimEnd()}…`;

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
-import { isAutomatic, replyText } from '../../src/mail/content.js';
+import { isAutomatic, replyText, threadSnippet } from '../../src/mail/content.js';
 import { parseStream, type Parsed } from '../../src/smtp/parse.js';
 
 const noHeaders = () => null;
@@ -120,3 +120,27 @@ t.test(
     t.equal(replyText(paragraph), paragraph);
   },
 );
+
+t.test("a snippet read from the new part's first lines is the one the whole new part gives", async (t) => {
+  /** The snippet by its definition: the whole new part, spaces collapsed, cut on a word within 100 characters. */
+  const defined = (text: string): string => {
+    const letters = Array.from(replyText(text.slice(0, 8192)).replace(/\s+/g, ' ').trim());
+    if (letters.length <= 100) return letters.join('');
+    const head = letters.slice(0, 100).join('');
+    const space = head.lastIndexOf(' ');
+    return `${(space > head.length / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+  };
+  const prose = 'Bonjour Marie, voici le devis demandé pour la commande de mars et ses options. ';
+  const texts = [
+    'Oui.',
+    `${prose.repeat(8)}\n\nLe lun. 23 nov. 2026 à 09:00, Paul <p@x.fr> a écrit :\n> ancien`,
+    `Merci.\nLe\n23/11/2026 à 09:00, Paul <p@x.fr> a écrit :\n> ${prose}`,
+    `${' \n'.repeat(300)}${prose.repeat(3)}`,
+    `${'\t'.repeat(500)}Court.\n-- \nSignature ${prose}`,
+    `${'😀 '.repeat(60)}${prose}`,
+    `${'x'.repeat(99)}😀😀 suite`,
+    `Voir plus bas.\n${'On '.repeat(200)}\nwrote:\n> cité`,
+    `${prose.repeat(200)}`,
+  ];
+  for (const text of texts) t.equal(threadSnippet(text), defined(text), JSON.stringify(text.slice(0, 40)));
+});
