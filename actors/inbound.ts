@@ -297,7 +297,8 @@ export async function receiveInbound(
     },
   );
   const answered = replied ? await answeredMessage(rt, spaceId, found) : null;
-  // Durable before the script points to them: a crash in between leaves only orphans for the sweep.
+  // Durable before the script points to them: a crash in between leaves only orphans (blobs for the
+  // sweep; a raw source's bytes in its segment, which nothing names).
   const attachments = await storeAttachments(rt, spaceId, mail.attachments);
   const source = mail.source ? await rt.ports.blobs.putSource(spaceId, mail.source) : null;
   const bodies = await storeBodies(rt, spaceId, mail);
