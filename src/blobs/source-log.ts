@@ -146,8 +146,9 @@ export function sourceLog(
           for (const entry of batch) entry.resolve();
         } catch (error) {
           for (const entry of batch) entry.reject(error);
-          // Its tail is unknown now: later sources go to a new segment.
-          if (segments.get(segment.space) === segment) segments.delete(segment.space);
+          // Its tail is unknown now: later sources go to a new segment, and this one closes once it has
+          // written what was handed to it already.
+          void retire(segment);
         }
       }
       segment.flushing = null;
