@@ -11,13 +11,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SEGMENT_NAME, sourceLog } from './source-log.js';
-import { blobKey, SAFE_PART, storedBlob, type BlobStore, type ListedBlob, type StoredBlob } from './store.js';
+import {
+  blobKey,
+  missingFile,
+  SAFE_PART,
+  storedBlob,
+  type BlobStore,
+  type ListedBlob,
+  type StoredBlob,
+} from './store.js';
 
 const TEMP_SUFFIX = '.tmp';
 /** A blob's name or a write's temp name: what `list` gives and `remove` takes. */
 const LISTED_NAME = /^[0-9a-z_]+(\.[0-9a-f]+\.tmp)?$/;
-
-const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** Create-only, and durable when the write returns: no separate fsync of the file. */
 const WRITE_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
@@ -69,7 +75,7 @@ export function fileBlobStore(root: string): BlobStore {
     return join(root, space, hash);
   };
   const get = (key: string): Promise<Buffer | null> =>
-    readFile(pathOf(key)).catch((error: unknown) => (missing(error) ? null : Promise.reject(error)));
+    readFile(pathOf(key)).catch((error: unknown) => (missingFile(error) ? null : Promise.reject(error)));
   return {
     async put(spaceId, bytes): Promise<StoredBlob> {
       const stored = storedBlob(spaceId, bytes);
@@ -87,7 +93,7 @@ export function fileBlobStore(root: string): BlobStore {
       if (folders.has(dir)) {
         // Erased by another process since (a space's erasure): created again.
         await write().catch(async (error: unknown) =>
-          missing(error) ? (await mkdir(dir, { recursive: true }), write()) : Promise.reject(error),
+          missingFile(error) ? (await mkdir(dir, { recursive: true }), write()) : Promise.reject(error),
         );
       } else {
         await mkdir(dir, { recursive: true });
@@ -108,7 +114,7 @@ export function fileBlobStore(root: string): BlobStore {
     async stream(key) {
       // One open file for the size and the bytes: a blob is never rewritten, but it may be removed meanwhile.
       const handle = await open(pathOf(key), 'r').catch((error: unknown) =>
-        missing(error) ? null : Promise.reject(error),
+        missingFile(error) ? null : Promise.reject(error),
       );
       if (!handle) return null;
       try {
@@ -121,7 +127,7 @@ export function fileBlobStore(root: string): BlobStore {
     },
     async list(spaceId) {
       const dir = join(root, spaceId);
-      const names = await readdir(dir).catch((error: unknown) => (missing(error) ? [] : Promise.reject(error)));
+      const names = await readdir(dir).catch((error: unknown) => (missingFile(error) ? [] : Promise.reject(error)));
       const listed: ListedBlob[] = [];
       for (const name of names) {
         if (SEGMENT_NAME.test(name)) continue; // raw sources, not blobs a record names by hash
@@ -136,7 +142,7 @@ export function fileBlobStore(root: string): BlobStore {
       return listed;
     },
     async spaces() {
-      return readdir(root).catch((error: unknown) => (missing(error) ? [] : Promise.reject(error)));
+      return readdir(root).catch((error: unknown) => (missingFile(error) ? [] : Promise.reject(error)));
     },
     async remove(keys) {
       for (const key of keys) {
@@ -144,7 +150,7 @@ export function fileBlobStore(root: string): BlobStore {
         if (!space || !name || rest.length || !SAFE_PART.test(space) || !LISTED_NAME.test(name))
           throw new Error(`not a blob key: ${key}`);
         await unlink(join(root, space, name)).catch((error: unknown) =>
-          missing(error) ? undefined : Promise.reject(error),
+          missingFile(error) ? undefined : Promise.reject(error),
         );
       }
     },

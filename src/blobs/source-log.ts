@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SAFE_PART } from './store.js';
+import { missingFile, SAFE_PART } from './store.js';
 
 export interface SegmentLimits {
   /** A segment takes no new source past this size; the next opens another. */
@@ -26,8 +26,10 @@ export interface SegmentLimits {
 export const SEGMENT_LIMITS: SegmentLimits = { maxBytes: 64 * 1024 * 1024, idleMs: 30_000, openMax: 512 };
 
 /** Segment names: what `list` leaves out (they are not blobs the sweep may remove). */
-export const SEGMENT_NAME = /^log_[0-9a-z]+_[0-9]+$/;
-const SOURCE_REF = /^(log_[0-9a-z]+_[0-9]+):([0-9]+):([0-9]+)$/;
+const SEGMENT = 'log_[0-9a-z]+_[0-9]+';
+export const SEGMENT_NAME = new RegExp(`^${SEGMENT}$`);
+/** `<segment>:<offset>:<length>`. */
+const SOURCE_REF = new RegExp(`^(${SEGMENT}):([0-9]+):([0-9]+)$`);
 
 interface Waiting {
   bytes: Uint8Array;
@@ -59,8 +61,6 @@ export interface SourceLog {
   forget(spaceId: string): Promise<void>;
 }
 
-const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
-
 /**
  * `syncFolder` makes a new segment's folder entry durable (the store's shared folder sync): after it,
  * only the segment's own `fdatasync` stands between an append and the disk.
@@ -78,7 +78,7 @@ export function sourceLog(
   const createSegment = async (dir: string, name: string): Promise<FileHandle> => {
     const create = () => open(join(dir, name), 'wx', 0o600);
     const handle = await create().catch(async (error: unknown) =>
-      missing(error) ? (await mkdir(dir, { recursive: true }), create()) : Promise.reject(error),
+      missingFile(error) ? (await mkdir(dir, { recursive: true }), create()) : Promise.reject(error),
     );
     try {
       await syncFolder(dir);
@@ -179,7 +179,7 @@ export function sourceLog(
       if (!parts || !SAFE_PART.test(spaceId)) throw new Error(`not a source reference: ${spaceId} ${ref}`);
       const [, name, offset, length] = parts;
       const handle = await open(join(root, spaceId, name!), 'r').catch((error: unknown) =>
-        missing(error) ? null : Promise.reject(error),
+        missingFile(error) ? null : Promise.reject(error),
       );
       if (!handle) return null;
       try {

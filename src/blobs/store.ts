@@ -83,6 +83,9 @@ export async function blobHead(store: BlobStore, key: string, max: number): Prom
   return Buffer.concat(chunks).subarray(0, max);
 }
 
+/** A file-system error that says the file or folder is not there. */
+export const missingFile = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export const blobKey = (spaceId: string, sha256: string): string => `${spaceId}/${sha256}`;
