@@ -9,21 +9,14 @@ import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connect.js';
 import { createRuntime } from '../../src/runtime.js';
 import { composeRuntime } from '../../src/cli/compose.js';
+import { dieAfterFirstPut } from './child.js';
 import { receivedMail } from './mail.js';
 
 const env = process.env;
 const config = loadConfig(env);
 const redis = createRedis({ url: env.CHILD_REDIS_URL || null, clusterNodes: config.redisClusterNodes });
 const rt = composeRuntime(createRuntime(config, { redis, log: createLogger('error') }));
-const blobs = rt.ports.blobs;
-rt.ports.blobs = {
-  ...blobs,
-  async put(spaceId, bytes) {
-    const stored = await blobs.put(spaceId, bytes);
-    process.kill(process.pid, 'SIGKILL');
-    return stored;
-  },
-};
+dieAfterFirstPut(rt);
 await receiveInbound(
   rt,
   env.CHILD_SPACE!,
