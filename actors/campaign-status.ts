@@ -13,6 +13,7 @@ import { iso } from '../src/clock.js';
 import { parisDay, type Reason } from '../src/texts.js';
 import type { ContactState, StoredCampaign } from './campaign.js';
 import { directionOf, receivedAtOf, threadIdsIn } from './stored-records.js';
+import { readDocument, recordOfPairs } from './history-records.js';
 
 export const MESSAGE_BUCKETS = [
   'drafts',
@@ -101,20 +102,38 @@ export async function campaignFigures(
     pipeline
       .hget(keys.message(state.m!), 'status')
       .hget(keys.suppressions, email)
-      .hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs')
+      .hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs', 'history')
       .zrange(keys.threadMessages(state.t!), '0', '-1');
   }
   const replies = await execAll<string | null | string[]>(pipeline);
-  const threads = written.map((_, i) =>
-    threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all),
+  // A thread in history: its messages' hashes, as stored, are in its document.
+  const inHistory = new Map<string, Record<string, string>>();
+  const documents = await Promise.all(
+    written.map((_, i) => {
+      const ref = (replies[4 * i + 2] as (string | null)[])[2];
+      return ref ? readDocument(rt, spaceId, ref) : Promise.resolve(null);
+    }),
   );
+  for (const document of documents)
+    document?.ids.forEach((id, j) => inHistory.set(id, recordOfPairs(document.messages[j]!)));
+  const threads = written.map(
+    (_, i) =>
+      documents[i]?.ids ??
+      threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all),
+  );
+  const FIELDS = ['status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id', 'slot'] as const;
   const messages = rt.redis.pipeline();
   const ids = threads.flat();
-  for (const id of ids)
-    messages.hmget(keys.message(id), 'status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id', 'slot');
+  for (const id of ids) if (!inHistory.has(id)) messages.hmget(keys.message(id), ...FIELDS);
+  const live = await execAll<(string | null)[]>(messages);
   let nextSend: number | null = null;
-  const fields = (await execAll<(string | null)[]>(messages)).map(
-    ([status, sentAt, receivedAt, autoReply, campaignId, slot], i) => {
+  let at = 0;
+  const fields = ids
+    .map((id) => {
+      const record = inHistory.get(id);
+      return record ? FIELDS.map((field) => record[field] ?? null) : live[at++]!;
+    })
+    .map(([status, sentAt, receivedAt, autoReply, campaignId, slot], i) => {
       if (status === 'queued' && campaignId === campaign.id && Number(slot) > 0)
         nextSend = Math.min(nextSend ?? Infinity, Number(slot));
       return {
@@ -124,8 +143,7 @@ export async function campaignFigures(
         autoReply,
         campaignId,
       } as ThreadMessage;
-    },
-  );
+    });
 
   const total = zeros();
   const perInbox = new Map<string, Counts>();
@@ -138,7 +156,7 @@ export async function campaignFigures(
   let contacted = 0;
   let offset = 0;
   written.forEach(({ state }, i) => {
-    const status = replies[4 * i] as string | null;
+    const status = (replies[4 * i] as string | null) ?? inHistory.get(state.m!)?.status ?? null;
     const block = replies[4 * i + 1] as string | null;
     const reason = block ? (JSON.parse(block) as { reason: string }).reason : null;
     const thread = fields.slice(offset, (offset += threads[i]!.length));

@@ -18,6 +18,7 @@ import * as spaceLua from './bindings/space.generated.js';
 import { lineArgs, prepareLine } from './journal.js';
 import { actorOf, type Access } from './space.js';
 import { forgetSpace } from './webhook-index.js';
+import { unindexSpace } from './history-index.js';
 
 export const ERASURE_DELAY_MS = 48 * 3600_000;
 
@@ -193,6 +194,7 @@ export async function eraseSpace(rt: Runtime, spaceId: string, closesAt: number)
   // Before the space's hash goes: a failed removal is retried by the job, which re-reads closes_at there.
   await rt.ports.blobs.removeSpace(spaceId);
   await forgetSpace(rt, spaceId);
+  await unindexSpace(rt, spaceId);
   await deleteSpaceKeys(rt, spaceId, keys.space);
   await rt.redis.unlink(keys.space);
   // A worker that was finishing a delivery may have written after the scan; nothing answers it any more.

@@ -7,7 +7,6 @@
  * gives no usable address (none, a name only, an unparseable one) has no correspondent: its thread's
  * contact is '' (shown null), it is never threaded by subject, and reply_to_thread refuses it.
  */
-import { createHash } from 'node:crypto';
 import type { Runtime } from '../src/runtime.js';
 import { blobSetMember } from '../src/blobs/store.js';
 import { spaceKeys, testRecipientField } from '../src/redis/keys.js';
@@ -27,6 +26,7 @@ import {
   keepsMessageField,
   keepsThreadField,
   MESSAGE_ID_HEADER_FIELDS,
+  messageIdEntry,
   messageIdHeaderOf,
   readThreadIds,
   storedPairs,
@@ -38,6 +38,7 @@ import { afterIndexing, indexing } from './search.js';
 import { storeAttachments, storeBodies, type AttachmentPart } from './attachments.js';
 import type { AttachmentView, TextUnavailable } from '../src/record-schemas.js';
 import { recordReply } from './campaign.js';
+import { bringBack, citedInHistory, outsideHistory } from './history.js';
 import { storedCopies, type Mailbox } from '../src/sending/recipients.js';
 
 /** A received message as the SMTP side parsed it. */
@@ -124,14 +125,6 @@ interface Found {
   answerable: string[] | null;
 }
 
-/**
- * A Message-ID received by an inbox, as the space's `msgids` hash files it: 96 bits of the SHA-256 of
- * both, in base64url. 16 characters take a 32-byte allocation where the inbox id and the header took
- * 64 (BENCHMARKS.md, "Redis memory per message"); two of a space's messages share one with a chance
- * below 10^-13 at 10^8 messages. Its value is the message's and the thread's id bodies (threadOfEntry).
- */
-const messageIdEntry = (inboxId: string, header: string): string =>
-  createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
 /** The thread id of a `msgids` value: `<message id body><thread id body>` (receiveInbound-16 writes it). */
 const threadOfEntry = (value: string): string => `${ID_PREFIXES.thread}_${value.slice(ID_BODY_CHARS)}`;
 
@@ -174,6 +167,12 @@ async function findThread(
     const received = hits[at++] as string | null;
     if (received) return { threadId: threadOfEntry(received), answerable: null };
   }
+  // A Message-ID of a thread in history: the thread comes back, and is found in Redis the second time.
+  const back = cited.length ? await citedInHistory(rt, spaceId, inboxId, cited) : null;
+  if (back) {
+    await bringBack(rt, spaceId, back);
+    return findThread(rt, spaceId, inboxId, mail, contact);
+  }
   if (!wanted) return null;
   const [[written, tested], opened] = hits.slice(at) as [(string | null)[], string | null];
   const candidates = [written?.split(' ')[0], tested, opened].filter((id): id is string => Boolean(id));
@@ -181,7 +180,7 @@ async function findThread(
   const stride = mail.automatic ? 1 : 2;
   const threads = rt.redis.pipeline();
   for (const candidate of candidates) {
-    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count', 'msgs');
+    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count', 'msgs', 'history');
     // A reply (not an automatic message) will need the thread's last messages: read them on the way.
     if (!mail.automatic) threads.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
   }
@@ -193,7 +192,12 @@ async function findThread(
   if (index < 0) return null;
   // Every message of a thread counts in message_count, received ones in inbound_count too: when they
   // are equal the thread holds no outbound message, and none of its messages needs to be read.
-  const [, , count, inbound, inHash] = replies[stride * index] as (string | null)[];
+  const [, , count, inbound, inHash, history] = replies[stride * index] as (string | null)[];
+  if (history) {
+    // Its messages come back to Redis: the one the mail answers is read there.
+    await bringBack(rt, spaceId, candidates[index]!);
+    return { threadId: candidates[index]!, answerable: mail.automatic ? [] : null };
+  }
   const answerable =
     mail.automatic || count === inbound
       ? []
@@ -324,56 +328,58 @@ export async function receiveInbound(
     name: mail.from_name,
     text: mail.text,
   });
-  const reply = await messageLua.receiveInbound(
-    rt.scripts,
-    {
-      inbox: keys.inbox(inbox.id),
-      message: keys.message(messageId),
-      thread: keys.thread(threadId),
-      threadMessages: keys.threadMessages(threadId),
-      threads: keys.threads,
-      messageIds: keys.messageIds,
-      inboxContacts: keys.inboxContacts(inbox.id),
-      events: keys.events,
-      journal: keys.journal,
-      journalIndex: keys.journalIndex,
-      webhook: keys.webhook,
-      blobs: keys.blobs,
-      attachments: keys.receivedAttachments,
-      ...search.keys,
-    },
-    {
-      now,
-      nowIso,
-      messageId,
-      threadId,
-      newThread: found === null,
-      automatic: mail.automatic,
-      dedupe: mail.message_id_header ? messageIdEntry(inbox.id, mail.message_id_header) : '',
-      contact,
-      ...lineArgs(line),
-      event,
-      blobs: [
-        ...(source?.blob ? [blobSetMember(source.blob)] : []),
-        ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`),
-        ...bodies.shas.map(blobSetMember),
-      ].join(' '),
-      thread: storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField),
-      message: storedPairs(
-        inboundMessage(
-          messageId,
-          threadId,
-          inbox,
-          mail,
-          contact,
-          nowIso,
-          { attachments, source: source?.ref ?? '', bodies },
-          answered?.message_id ?? '',
+  const reply = await outsideHistory(rt, spaceId, threadId, () =>
+    messageLua.receiveInbound(
+      rt.scripts,
+      {
+        inbox: keys.inbox(inbox.id),
+        message: keys.message(messageId),
+        thread: keys.thread(threadId),
+        threadMessages: keys.threadMessages(threadId),
+        threads: keys.threads,
+        messageIds: keys.messageIds,
+        inboxContacts: keys.inboxContacts(inbox.id),
+        events: keys.events,
+        journal: keys.journal,
+        journalIndex: keys.journalIndex,
+        webhook: keys.webhook,
+        blobs: keys.blobs,
+        attachments: keys.receivedAttachments,
+        ...search.keys,
+      },
+      {
+        now,
+        nowIso,
+        messageId,
+        threadId,
+        newThread: found === null,
+        automatic: mail.automatic,
+        dedupe: mail.message_id_header ? messageIdEntry(inbox.id, mail.message_id_header) : '',
+        contact,
+        ...lineArgs(line),
+        event,
+        blobs: [
+          ...(source?.blob ? [blobSetMember(source.blob)] : []),
+          ...attachments.map((a) => `${a.id}:${blobSetMember(a.sha256)}`),
+          ...bodies.shas.map(blobSetMember),
+        ].join(' '),
+        thread: storedPairs(inboundThread(threadId, inbox.id, mail, contact, nowIso), keepsThreadField),
+        message: storedPairs(
+          inboundMessage(
+            messageId,
+            threadId,
+            inbox,
+            mail,
+            contact,
+            nowIso,
+            { attachments, source: source?.ref ?? '', bodies },
+            answered?.message_id ?? '',
+          ),
+          keepsMessageField,
         ),
-        keepsMessageField,
-      ),
-      indexed: search.indexed,
-    },
+        indexed: search.indexed,
+      },
+    ),
   );
   if ('duplicate' in reply)
     return { message_id: reply.message_id, thread_id: reply.thread_id, duplicate: true, event: null };

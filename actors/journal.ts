@@ -3,6 +3,7 @@
  * the change it tells, so the journal never lies about what happened. Its French text is rendered at
  * read time from `kind` and `data` (JOURNAL_TEXTS in src/texts.ts).
  */
+import { recordsInHistory } from './history-records.js';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { encodeTime, ID_BODY_CHARS, ID_BODY_PATTERN, ID_PREFIXES, idBody, idPattern, idTime } from '../src/ids.js';
@@ -270,7 +271,8 @@ async function indexRange(
   ref: string,
 ): Promise<{ indexed: string; own: (line: StoredLine) => boolean }> {
   const thread = ref.startsWith(`${ID_PREFIXES.message}_`)
-    ? await rt.redis.hget(spaceKeys(spaceId).message(ref), 'thread_id')
+    ? ((await rt.redis.hget(spaceKeys(spaceId).message(ref), 'thread_id')) ??
+      (await recordsInHistory(rt, spaceId, [ref])).get(ref)?.thread_id)
     : null;
   return thread ? { indexed: thread, own: (line) => line.refs.message_id === ref } : { indexed: ref, own: () => true };
 }
@@ -286,7 +288,12 @@ async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine
   for (const line of about)
     pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject', 'test');
   const facts = await execAll<(string | null)[]>(pipeline);
+  // A message of a thread in history: its facts are in the thread's document.
+  const gone = about.filter((_, i) => facts[i]!.every((value) => value === null)).map((line) => line.refs.message_id!);
+  const inHistory = await recordsInHistory(rt, spaceId, gone);
   about.forEach((line, i) => {
+    const record = inHistory.get(line.refs.message_id!);
+    if (record) facts[i] = [...MESSAGE_REFS, 'subject', 'test'].map((field) => record[field] ?? null);
     const [inboxId, threadId, subject, test] = facts[i]!;
     line.refs = inOrder({ ...line.refs, inbox_id: inboxId ?? undefined, thread_id: threadId ?? undefined });
     line.data.subject = subject ?? '';

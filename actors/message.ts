@@ -3,6 +3,7 @@
  * held as drafts; inbound ones arrive over SMTP. A message is a hash under the space tag; the queue
  * decision is lua/message/createOutbound, one atomic script.
  */
+import { bringBack, outsideHistory } from './history.js';
 import type { Runtime } from '../src/runtime.js';
 import { blobSetMember } from '../src/blobs/store.js';
 import { globalKeys, spaceKeys } from '../src/redis/keys.js';
@@ -264,6 +265,8 @@ export async function createOutbound(
   const threadId = spec.thread?.id ?? rt.ids.next('thread');
   const day = parisDay(now);
   const nowIso = iso(now);
+  // A reply brings its thread back from history first: its messages' headers are read from Redis.
+  if (spec.thread?.history) await bringBack(rt, space.id, spec.thread.id);
   const { references, answered } = spec.thread
     ? await threadReferences(rt, space.id, spec.thread)
     : { references: [], answered: '' };
@@ -317,65 +320,67 @@ export async function createOutbound(
     name: spec.to_name ?? '',
     text: spec.text,
   });
-  const reply = await messageLua.createOutbound(
-    rt.scripts,
-    {
-      space: keys.space,
-      inbox: keys.inbox(inbox.id),
-      domain: keys.domain(inbox.domain),
-      inboxQueue: keys.inboxQueue(inbox.id),
-      inboxSlots: keys.inboxSlots(inbox.id),
-      inboxRecipients: keys.inboxRecipients(inbox.id),
-      queue: keys.queue,
-      drafts: keys.drafts,
-      inboxDrafts: keys.inboxDrafts(inbox.id),
-      keySent: keys.keySentOn(day),
-      idempotency: idemKey,
-      message: keys.message(messageId),
-      thread: keys.thread(threadId),
-      threadMessages: keys.threadMessages(threadId),
-      threads: keys.threads,
-      suppressions: keys.suppressions,
-      events: keys.events,
-      journal: keys.journal,
-      journalIndex: keys.journalIndex,
-      webhook: keys.webhook,
-      blobs: keys.blobs,
-      ...search.keys,
-    },
-    {
-      now,
-      nowIso,
-      today: day,
-      mode,
-      messageId,
-      threadId,
-      keyId: access.key.id,
-      keyDailyCap: access.key.daily_cap ?? 0,
-      to: spec.to,
-      recipients: recipients.join(' '),
-      thirdParty,
-      test: spec.test,
-      draft,
-      contentHash: spec.idempotency_key ? spec.content_hash : '',
-      idempotencyTtl: IDEMPOTENCY_TTL_MS,
-      duplicateWindow: DUPLICATE_WINDOW_MS,
-      queueCap: QUEUE_FACTOR * dailyMax,
-      spacing: plan.spacing_ms,
-      earliest: plan.earliest,
-      nextMidnight: nextParisMidnight(now),
-      loopMax: LOOP_MAX,
-      loopWindow: LOOP_WINDOW_MS,
-      dryRun: spec.dry_run,
-      intervals: plan.intervals,
-      replyIntervals: plan.reply_intervals,
-      ...lineArgs(line),
-      event,
-      blobs: [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].map(blobSetMember).join(' '),
-      message: scriptPairs(stored),
-      thread: thread ? storedPairs(thread, keepsThreadField) : ['snippet', snippet],
-      indexed: search.indexed,
-    },
+  const reply = await outsideHistory(rt, space.id, threadId, () =>
+    messageLua.createOutbound(
+      rt.scripts,
+      {
+        space: keys.space,
+        inbox: keys.inbox(inbox.id),
+        domain: keys.domain(inbox.domain),
+        inboxQueue: keys.inboxQueue(inbox.id),
+        inboxSlots: keys.inboxSlots(inbox.id),
+        inboxRecipients: keys.inboxRecipients(inbox.id),
+        queue: keys.queue,
+        drafts: keys.drafts,
+        inboxDrafts: keys.inboxDrafts(inbox.id),
+        keySent: keys.keySentOn(day),
+        idempotency: idemKey,
+        message: keys.message(messageId),
+        thread: keys.thread(threadId),
+        threadMessages: keys.threadMessages(threadId),
+        threads: keys.threads,
+        suppressions: keys.suppressions,
+        events: keys.events,
+        journal: keys.journal,
+        journalIndex: keys.journalIndex,
+        webhook: keys.webhook,
+        blobs: keys.blobs,
+        ...search.keys,
+      },
+      {
+        now,
+        nowIso,
+        today: day,
+        mode,
+        messageId,
+        threadId,
+        keyId: access.key.id,
+        keyDailyCap: access.key.daily_cap ?? 0,
+        to: spec.to,
+        recipients: recipients.join(' '),
+        thirdParty,
+        test: spec.test,
+        draft,
+        contentHash: spec.idempotency_key ? spec.content_hash : '',
+        idempotencyTtl: IDEMPOTENCY_TTL_MS,
+        duplicateWindow: DUPLICATE_WINDOW_MS,
+        queueCap: QUEUE_FACTOR * dailyMax,
+        spacing: plan.spacing_ms,
+        earliest: plan.earliest,
+        nextMidnight: nextParisMidnight(now),
+        loopMax: LOOP_MAX,
+        loopWindow: LOOP_WINDOW_MS,
+        dryRun: spec.dry_run,
+        intervals: plan.intervals,
+        replyIntervals: plan.reply_intervals,
+        ...lineArgs(line),
+        event,
+        blobs: [...attachments.map((a) => a.sha256), ...(bodies?.shas ?? [])].map(blobSetMember).join(' '),
+        message: scriptPairs(stored),
+        thread: thread ? storedPairs(thread, keepsThreadField) : ['snippet', snippet],
+        indexed: search.indexed,
+      },
+    ),
   );
   if ('replayed' in reply) return replay(rt, access, reply.message_id);
   const slot = reply.slot;

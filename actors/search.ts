@@ -17,6 +17,7 @@ import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
 import * as searchLua from './bindings/search.generated.js';
+import { recordsInHistory } from './history-records.js';
 
 const POSTING_BYTES = 3;
 
@@ -458,12 +459,20 @@ async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms:
   }
   const replies = await execAll<string | null | (string | null)[]>(reads);
   let at = 0;
+  const newest = found.map((_, index) => {
+    const fields = replies[at] as (string | null)[];
+    at += found[index]!.docs.length;
+    return fields;
+  });
+  // The newest match of a thread in history: its text is in the thread's document.
+  const gone = found.filter((_, index) => newest[index]![0] === null).map((thread) => thread.newest);
+  const inHistory = await recordsInHistory(rt, spaceId, gone);
   const texts = await withBodies(
     rt,
     spaceId,
-    found.map((_, index) => {
-      const [text, blobs] = replies[at] as (string | null)[];
-      at += found[index]!.docs.length;
+    found.map(({ newest: id }, index) => {
+      const record = inHistory.get(id);
+      const [text, blobs] = record ? [record.text, record.body_blobs] : newest[index]!;
       return textOnly(text ?? '', blobs ?? '');
     }),
   );

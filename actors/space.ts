@@ -2,6 +2,7 @@
  * The Space actor: the space's fields and its accesses (keys and assistant connections). State lives
  * in Redis under the space's hash tag; each behaviour is one script of lua/space/.
  */
+import { indexSpace } from './history-index.js';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { iso } from '../src/clock.js';
@@ -147,6 +148,8 @@ export async function createSpace(
   });
   const line = prepareLine(rt, 'space.created', SERVICE_ACTOR, {}, { key_id: key.id, plan: fields.plan });
   await indexHuman(rt, human, spaceId);
+  // Before the space's script, as its human: a space in the index that never got written leaves it at its first visit.
+  await indexSpace(rt, spaceId);
   await spaceLua.createSpace(
     rt.scripts,
     {

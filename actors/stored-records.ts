@@ -14,11 +14,21 @@ import { warmup, type Warmup } from '../src/sending/warmup.js';
 import { parisDay, reasonText } from '../src/texts.js';
 import { blobKey } from '../src/blobs/store.js';
 import { idTime } from '../src/ids.js';
+import { readDocument, recordsInHistory } from './history-records.js';
 import type { InboxView, MessageView } from '../src/record-schemas.js';
 import { isDeepStrictEqual } from 'node:util';
+import { createHash } from 'node:crypto';
 
 export type MessageStatus = MessageView['status'];
 
+/**
+ * A Message-ID received by an inbox, as the space's `msgids` hash files it: 96 bits of the SHA-256 of
+ * both, in base64url. 16 characters take a 32-byte allocation where the inbox id and the header took
+ * 64 (BENCHMARKS.md, "Redis memory per message"); two of a space's messages share one with a chance
+ * below 10^-13 at 10^8 messages. Its value is the message's and the thread's id bodies (threadOfEntry).
+ */
+export const messageIdEntry = (inboxId: string, header: string): string =>
+  createHash('sha256').update(`${inboxId} ${header}`).digest().subarray(0, 12).toString('base64url');
 /** The message hash, as read (strings; '' for none): storedMessage fills in the fields its hash leaves out. */
 export interface StoredMessage {
   id: string;
@@ -317,13 +327,22 @@ function messageOf(values: (string | null)[], id: string): StoredMessage | null 
   return message && completeMessage(id, message);
 }
 
-/** The messages of these ids that exist, in order, their bodies from the blob store put back (withBodies): one round trip to Redis. */
+/**
+ * The messages of these ids that exist, in order, their bodies from the blob store put back (withBodies):
+ * one round trip to Redis, then, for ids not found there, a look in history (actors/history-records.ts).
+ */
 export async function readMessages(rt: Runtime, spaceId: string, ids: readonly string[]): Promise<StoredMessage[]> {
   if (!ids.length) return [];
   const pipeline = rt.redis.pipeline();
   for (const id of ids) queueMessage(pipeline, spaceId, id);
-  const messages = (await execAll<(string | null)[]>(pipeline))
-    .map((values, i) => messageOf(values, ids[i]!))
+  const read = (await execAll<(string | null)[]>(pipeline)).map((values, i) => messageOf(values, ids[i]!));
+  const missing = ids.filter((_, i) => read[i] === null);
+  const inHistory = missing.length ? await recordsInHistory(rt, spaceId, missing) : null;
+  const messages = read
+    .map((message, i) => {
+      const record = message ? null : inHistory?.get(ids[i]!);
+      return record ? storedMessage(ids[i]!, record) : message;
+    })
     .filter((message): message is StoredMessage => message !== null);
   return withBodies(rt, spaceId, messages);
 }
@@ -357,6 +376,8 @@ export interface StoredThread {
   loop_window?: string;
   /** The message ids of a thread of a few messages, oldest first, space-separated; past that they live in its sorted set (threadIdsIn). */
   msgs?: string;
+  /** Set while the thread is in history (actors/history.ts): its document's SHA-256 in base64url; its message ids are there. */
+  history?: string;
 }
 
 /** What a thread field holds when its hash leaves it out (as messageDefaults: about 64 bytes a thread). */
@@ -426,6 +447,7 @@ const THREAD_FIELDS = fieldNames<Omit<StoredThread, 'id'>>({
   loop_window: 0,
   msgs: 0,
   snippet: 0,
+  history: 0,
 });
 
 /** Queues the read of a thread's hash (threadOf reads its answer). */
@@ -454,26 +476,29 @@ export const threadIdsIn = (
 
 /**
  * A thread's message ids (threadIdsIn): `setRange` queues a range of its sorted set, `range` takes the
- * same of the field's ids. A thread already read (its hash, `msgs` included) costs no read when its hash
- * holds them; a thread known by its id alone, one round trip for both places.
+ * same of the field's ids (or of its history document's, for a thread in history). A thread already
+ * read (its hash, `msgs` included) costs no read when its hash holds them; a thread known by its id
+ * alone, one round trip for both places.
  */
 export async function readThreadIds(
   rt: Runtime,
   spaceId: string,
-  thread: string | Pick<StoredThread, 'id' | 'msgs'>,
+  thread: string | Pick<StoredThread, 'id' | 'msgs' | 'history'>,
   setRange: (pipeline: ReturnType<RedisClient['pipeline']>, setKey: string) => unknown,
   range: (ids: string[]) => string[],
 ): Promise<string[]> {
+  if (typeof thread !== 'string' && thread.history) return range((await readDocument(rt, spaceId, thread.history)).ids);
   if (typeof thread !== 'string' && thread.msgs) return range(thread.msgs.split(' '));
   const threadId = typeof thread === 'string' ? thread : thread.id;
   const keys = spaceKeys(spaceId);
   const pipeline = rt.redis.pipeline();
-  if (typeof thread === 'string') pipeline.hget(keys.thread(threadId), 'msgs');
+  if (typeof thread === 'string') pipeline.hmget(keys.thread(threadId), 'msgs', 'history');
   setRange(pipeline, keys.threadMessages(threadId));
-  const replies = await execAll<string | null | string[]>(pipeline);
-  return typeof thread === 'string'
-    ? threadIdsIn(replies[0] as string | null, replies[1] as string[], range)
-    : (replies[0] as string[]);
+  const replies = await execAll<(string | null)[] | string[]>(pipeline);
+  if (typeof thread !== 'string') return replies[0] as string[];
+  const [inHash, history] = replies[0] as (string | null)[];
+  if (history) return range((await readDocument(rt, spaceId, history)).ids);
+  return threadIdsIn(inHash, replies[1] as string[], range);
 }
 
 /** Whether a thread field is worth a place in its hash: a reader gives it what it implies when absent (impliedThreadField). */
@@ -548,14 +573,10 @@ interface InboxLive {
   sentToday: number;
 }
 
-/** Whether a message of the space exists (a VERP return path names one of ours). */
-export async function messageExists(rt: Runtime, spaceId: string, messageId: string): Promise<boolean> {
-  return (await rt.redis.exists(spaceKeys(spaceId).message(messageId))) === 1;
-}
-
-/** A message's recipient, or null when the message does not exist. */
+/** A message's recipient (from history for a thread there), or null when the message does not exist. */
 export async function messageRecipient(rt: Runtime, spaceId: string, messageId: string): Promise<string | null> {
-  return rt.redis.hget(spaceKeys(spaceId).message(messageId), 'to');
+  const live = await rt.redis.hget(spaceKeys(spaceId).message(messageId), 'to');
+  return live ?? (await recordsInHistory(rt, spaceId, [messageId])).get(messageId)?.to ?? null;
 }
 
 const INBOX_FIELDS = fieldNames<StoredInbox>({

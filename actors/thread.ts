@@ -13,12 +13,15 @@ import {
   readMessages,
   readThread,
   readThreadIds,
+  storedMessage,
   storedThread,
   threadOf,
+  withBodies,
   type StoredMessage,
   type StoredThread,
 } from './stored-records.js';
 import { actorOf, type Access } from './space.js';
+import { readDocument, recordOfPairs } from './history-records.js';
 import type { ThreadView } from '../src/record-schemas.js';
 
 export function threadView(thread: StoredThread): ThreadView {
@@ -62,6 +65,7 @@ export async function threadMessages(
   after: string | null,
   limit: number,
 ): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
+  if (thread.history) return messagesInHistory(rt, spaceId, thread.history, after, limit);
   const ids = await readThreadIds(
     rt,
     spaceId,
@@ -69,9 +73,32 @@ export async function threadMessages(
     (pipeline, set) => pipeline.zrangebylex(set, after ? `(${after}` : '-', '+', 'LIMIT', 0, limit + 1),
     (all) => all.filter((id) => !after || id > after).slice(0, limit + 1),
   );
+  // Its ids gone from Redis since the thread was read: it moved into history in between.
+  const moved = !ids.length && !thread.msgs ? await readThread(rt, spaceId, thread.id) : null;
+  if (moved?.history) return messagesInHistory(rt, spaceId, moved.history, after, limit);
   const page = ids.slice(0, limit);
   const stored = await readMessages(rt, spaceId, page);
   return { stored, last: page[page.length - 1] ?? null, more: ids.length > limit };
+}
+
+/** threadMessages for a thread in history: the page straight from its document (one blob read, often cached). */
+async function messagesInHistory(
+  rt: Runtime,
+  spaceId: string,
+  ref: string,
+  after: string | null,
+  limit: number,
+): Promise<{ stored: StoredMessage[]; last: string | null; more: boolean }> {
+  const document = await readDocument(rt, spaceId, ref);
+  const from = after ? document.ids.findIndex((id) => id > after) : 0;
+  const start = from < 0 ? document.ids.length : from;
+  const page = document.ids.slice(start, start + limit);
+  const stored = await withBodies(
+    rt,
+    spaceId,
+    page.map((id, i) => storedMessage(id, recordOfPairs(document.messages[start + i]!))),
+  );
+  return { stored, last: page[page.length - 1] ?? null, more: start + limit < document.ids.length };
 }
 
 export interface ThreadFilter {

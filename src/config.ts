@@ -70,6 +70,8 @@ export interface Config {
   campaignQueueDays: number;
   /** How often the feeder visits the running campaigns (src/workers/campaigns.ts). */
   campaignFeedMs: number;
+  /** Threads move into history after this long without activity, and this many a minute at most (actors/history.ts). */
+  history: { afterMs: number; threadsPerMinute: number; cacheBytes: number };
   webhooksEnabled: boolean;
   webhookAllowLoopback: boolean;
   /** Plain http:// webhooks to localhost: only `mailbox serve --dev` turns it on (src/cli/dev.ts), never the environment. */
@@ -576,6 +578,11 @@ export function loadConfig(env: Env = process.env): Config {
     sharedReadMs: s.SHARED_READ_MS,
     campaignQueueDays: s.CAMPAIGN_QUEUE_DAYS,
     campaignFeedMs: s.CAMPAIGN_FEED_SECONDS * 1000,
+    history: {
+      afterMs: s.ARCHIVE_AFTER_DAYS * 86_400_000,
+      threadsPerMinute: s.ARCHIVE_THREADS_PER_MINUTE,
+      cacheBytes: s.HISTORY_CACHE_MB * 1024 * 1024,
+    },
     webhooksEnabled: s.WEBHOOKS_ENABLED,
     webhookAllowLoopback: s.WEBHOOK_ALLOW_LOOPBACK,
     webhookAllowHttpLocalhost: false,

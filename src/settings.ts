@@ -428,6 +428,23 @@ export const SETTINGS = Type.Object({
     minimum: 1,
     description: "How often the worker role's campaign feeder visits the running campaigns.",
   }),
+  ARCHIVE_AFTER_DAYS: Type.Integer({
+    default: 30,
+    minimum: 1,
+    description:
+      'Days without activity after which a thread with no draft, queued or sending message moves from Redis to the blob store, readable as before (docs/architecture.md, "History").',
+  }),
+  ARCHIVE_THREADS_PER_MINUTE: Type.Integer({
+    default: 2_000,
+    minimum: 0,
+    description: 'Threads the worker role moves into history a minute at most, all spaces together (`0`: none).',
+  }),
+  HISTORY_CACHE_MB: Type.Integer({
+    default: 64,
+    minimum: 0,
+    description:
+      'Memory each process keeps for the history documents it read lately (get_thread on a thread in history reads one).',
+  }),
   DELIVERY_LEASE_MS: Type.Integer({
     default: 300_000,
     minimum: 1000,

@@ -259,7 +259,8 @@ export type CreateOutboundReply =
   { status: 'queued' | 'draft', slot: number | null, wake: boolean, webhook: boolean, message_count: number,
   inbox: InboxFigures, pending: number | null }
   | { dry_run: true, status: 'queued' | 'draft', slot: number | null }
-  | { replayed: true, message_id: string }; // an idempotency key used for the same content
+  | { replayed: true, message_id: string } // an idempotency key used for the same content
+  | { history: true }; // a reply to a thread in history (actors/history.ts): nothing written
 /**
  * Creates an outbound message (send_email: a first message in a new thread; reply_to_thread: an answer
  * in an existing one) and decides, atomically, every rule that depends on shared state: idempotency,
@@ -434,7 +435,8 @@ export type ReceiveInboundReply =
   { stored: true, webhook: boolean, campaign?: { id: string, contact: string }, pending: number | null }
   // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact;
   // pending: the search entries waiting once this one joined them (null: none joined)
-  | { duplicate: true, message_id: string, thread_id: string };
+  | { duplicate: true, message_id: string, thread_id: string }
+  | { history: true }; // the thread is in history (actors/history.ts): nothing written
 /**
  * Stores a message received over SMTP for one inbox, in the thread chosen by the caller (an existing
  * thread of the inbox, or a new one), with its event and journal line: the inbound store, one atomic

@@ -74,6 +74,7 @@
             inbox: InboxFigures, pending: number | null }
     | { dry_run: true, status: 'queued' | 'draft', slot: number | null }
     | { replayed: true, message_id: string } // an idempotency key used for the same content
+    | { history: true } // a reply to a thread in history (actors/history.ts): nothing written
   Refuses idempotency_conflict | not_found | inbox_suspended { reason } | domain_not_verified
     | domain_suspended | own_domain_required | payment_required | recipient_suppressed { reason, recipient? }
     | duplicate_recipient { thread_id } | thread_loop_guard { retry_after_seconds }
@@ -125,7 +126,9 @@ if seen then return seen end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
-local thread = first and {} or redis.call('HMGET', KEYS[13], 'inbox_id', 'correspondent_wrote', 'loop_window')
+local thread = first and {} or redis.call('HMGET', KEYS[13], 'inbox_id', 'correspondent_wrote', 'loop_window', 'history')
+-- A reply to a thread that went into history meanwhile: the caller brings it back and runs this again.
+if thread[4] then return cjson.encode({ history = true }) end
 local answering = thread[2] == '1'
 local loopEntries = first and {} or loopWindow(thread[3], now - tonumber(ARGV[22]), nil)
 -- The first refusal in this order wins; a check reads nothing once an earlier one refused.

@@ -44,6 +44,7 @@
     // campaign: a reply (not automatic) in a campaign's thread: the campaign and the thread's contact;
     // pending: the search entries waiting once this one joined them (null: none joined)
     | { duplicate: true, message_id: string, thread_id: string }
+    | { history: true } // the thread is in history (actors/history.ts): nothing written
   Refuses not_found (the inbox is gone)
   Events: ARGV[12] (mail.message.received or mail.thread.replied); journal line ARGV[10].
 ]]
@@ -72,6 +73,8 @@ end
 if replayedLine(KEYS[9], ARGV[9]) then return stored() end
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
+-- A thread that went into history since it was found: the caller brings it back and runs this again.
+if redis.call('HEXISTS', KEYS[3], 'history') == 1 then return cjson.encode({ history = true }) end
 if dedupe ~= '' then
   local seen = redis.call('HGET', KEYS[6], dedupe)
   if seen then

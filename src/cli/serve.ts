@@ -25,6 +25,7 @@ async function startWorkers(rt: Runtime, config: Config): Promise<{ close(): Pro
     { startEraseWorker },
     { startBlobWorker },
     { startCampaignFeeder },
+    { startHistoryMover },
     { startWebhookWorker },
   ] = await Promise.all([
     import('../workers/domains.js'),
@@ -32,6 +33,7 @@ async function startWorkers(rt: Runtime, config: Config): Promise<{ close(): Pro
     import('../workers/erase.js'),
     import('../workers/blobs.js'),
     import('../workers/campaigns.js'),
+    import('../workers/history.js'),
     import('../webhooks/worker.js'),
   ]);
   const workers = [
@@ -41,6 +43,7 @@ async function startWorkers(rt: Runtime, config: Config): Promise<{ close(): Pro
     startBlobWorker(rt),
     startCampaignFeeder(rt),
   ];
+  if (config.history.threadsPerMinute) workers.push(startHistoryMover(rt));
   if (config.webhooksEnabled && config.masterKey) workers.push(startWebhookWorker(rt));
   return workers;
 }

@@ -86,6 +86,21 @@ function keysOf(spaceId: string) {
      */
     messageIds: `${tag}:msgids`,
     /**
+     * hash: the space's history (actors/history.ts, docs/architecture.md "History"): `to`, the activity
+     * (ms) up to which every thread was looked at; `buckets`, how many historyNames buckets hold its
+     * names (a power of two, 1 when absent), `split` while they grow (actors/history-names.ts); `entries`,
+     * how many names they hold.
+     */
+    history: `${tag}:hist`,
+    /** set: threads looked at but left in Redis (a message of theirs was a draft, queued or sending): looked at again each visit. */
+    historyWaiting: `${tag}:hist:wait`,
+    /**
+     * hash: a bucket of the names of the messages whose thread is in history, 48 bits of a name's SHA-256
+     * in hex -> the thread id body: a message id, and a received message's messageIds field
+     * (actors/history-names.ts). A bucket stays a listpack: some 35 bytes a name.
+     */
+    historyNames: (bucket: number) => `${tag}:hist:${bucket}`,
+    /**
      * set: the SHA-256 of every blob a record of the space points to (src/blobs/): a blob of the space
      * outside it is a crash leftover the sweep removes (actors/attachments.ts).
      */
@@ -330,6 +345,11 @@ export const globalKeys = {
   dueSpaces: (shard: number) => `${KEY_PREFIX}:{due:${shard}}:at`,
   /** hash: space id -> its registrations in dueSpaces since it joined (a visit drops a space only if none came meanwhile). */
   dueMarks: (shard: number) => `${KEY_PREFIX}:{due:${shard}}:marks`,
+  /**
+   * sorted set: space id -> when its threads are next looked at for history (ms), every space, sharded by
+   * a hash of the space id (actors/history-index.ts); a claimed space is scored at the end of its lease.
+   */
+  historySpaces: (shard: number) => `${KEY_PREFIX}:{hist:${shard}}`,
   /** string, expiring: held by the one worker sweeping this period. */
   webhookSweep: (index: string) => `${KEY_PREFIX}:{${index}:sweep}`,
   /** string, `<shard>:<SSCAN cursor>`: where the next sweep of webhookSpaces goes on from. */

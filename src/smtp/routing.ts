@@ -5,7 +5,8 @@
  * mailto address. Anything else is refused.
  */
 import { spaceOfAddress } from '../../actors/inbox.js';
-import { messageExists, messageRecipient } from '../../actors/stored-records.js';
+import { liveMessage } from '../../actors/history.js';
+import { messageRecipient } from '../../actors/stored-records.js';
 import { parseVerp } from '../delivery/mime.js';
 import { asciiDomain } from '../domains/names.js';
 import { verifyUnsubscribeMailto, verifyUnsubscribeToken, type UnsubscribeTarget } from '../delivery/unsubscribe.js';
@@ -30,7 +31,8 @@ export async function routeOf(rt: Runtime, rawAddress: string): Promise<Route | 
   const lower = address.toLowerCase();
   const verp = parseVerp(lower);
   if (verp) {
-    return (await messageExists(rt, verp.spaceId, verp.messageId))
+    // A report about a message of a thread in history brings the thread back: the report writes to the message.
+    return (await liveMessage(rt, verp.spaceId, verp.messageId))
       ? { kind: 'report', space_id: verp.spaceId, message_id: verp.messageId }
       : null;
   }

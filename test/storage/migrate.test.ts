@@ -4,6 +4,7 @@
  * the CLI, then the service's own code reads it. The store here is the file's own redis-server, even under
  * the Cluster run: lowering the format of a shared store would stop the other files' processes.
  */
+import { HISTORY_SHARDS } from '../../actors/history-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,7 @@ t.test('the steps are numbered from 1 and today’s format is the last', async (
       'event-entries',
       'due-index',
       'running-campaigns',
+      'history-index',
     ],
   );
 });
@@ -378,6 +380,20 @@ t.test("running campaigns in the one older set (008-running-campaigns): moved in
   t.equal(await redis.exists(UNSHARDED_RUNNING_CAMPAIGNS), 0, 'the older set is gone');
   t.same(await redis.smismember(runningCampaignsOf(s.spaceId), ...entries), [1, 1], "in the space's shard");
   await redis.srem(runningCampaignsOf(s.spaceId), ...entries);
+});
+
+t.test('spaces created before the history index (009-history-index): each enters it, due at once', async (t) => {
+  const key = globalKeys.historySpaces(shardOf(s.spaceId, HISTORY_SHARDS));
+  const indexed = Number(await redis.zscore(key, s.spaceId));
+  t.ok(indexed > 0, 'a space enters the index when created');
+  await redis.zrem(key, s.spaceId);
+  await redis.set(globalKeys.storageFormat, 8);
+
+  const run = await migrate();
+  t.equal(run.code, 0, run.err);
+  t.same(run.lines, linesFrom(8, { 'history-index': 1 }));
+  t.ok(Number(await redis.zscore(key, s.spaceId)) > 0, 'in its shard of the index');
+  await redis.zadd(key, indexed, s.spaceId);
 });
 
 t.test('a store at today’s format migrates as a no-op', async (t) => {

@@ -10,6 +10,7 @@ import { accessTokens } from './005-access-tokens.js';
 import { eventEntries } from './006-event-entries.js';
 import { dueIndex } from './007-due-index.js';
 import { runningCampaigns } from './008-running-campaigns.js';
+import { historyIndex } from './009-history-index.js';
 import type { Migration } from './steps.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   eventEntries,
   dueIndex,
   runningCampaigns,
+  historyIndex,
 ];

@@ -1,0 +1,83 @@
+/**
+ * The names of the messages whose thread is in history (docs/architecture.md, "History"): what finds
+ * the thread of such a message again, by its id (get_message, a bounce's return path) or, received,
+ * by its Message-ID (a reply months later). Each name keeps 48 bits of its SHA-256 in hex and the
+ * thread's id body, in one of the space's name buckets (keys.historyNames): small hashes that Redis
+ * keeps as listpacks, some 35 bytes a name where a field of one large hash costs about 100. The
+ * buckets double once they hold NAMES_PER_BUCKET names on average, one bucket split a call
+ * (lua/history/splitNames-3.lua), readers looking in the new place for the buckets already split.
+ * A leaf of the actors: the history's records and the move both read it.
+ */
+import { hash } from 'node:crypto';
+import { ID_PREFIXES } from '../src/ids.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
+import type { Runtime } from '../src/runtime.js';
+import * as historyLua from './bindings/history.generated.js';
+
+/** Names a bucket holds on average before the buckets double: under Redis's 128 entries of a listpack hash, with room for chance. */
+const NAMES_PER_BUCKET = 64;
+
+/** How the names are spread: `buckets` (a power of two), and while they double, the first bucket not split yet. */
+export interface NamesLayout {
+  buckets: number;
+  split: number | null;
+  /** Names held, all buckets together. */
+  entries: number;
+}
+
+/** The layout as the scripts compare it (lua/includes/namesLayout.lua). */
+export const layoutText = (layout: NamesLayout): string => `${layout.buckets} ${layout.split ?? ''}`;
+
+export async function readLayout(rt: Runtime, spaceId: string): Promise<NamesLayout> {
+  const [buckets, split, entries] = await rt.redis.hmget(spaceKeys(spaceId).history, 'buckets', 'split', 'entries');
+  return { buckets: Number(buckets ?? 1), split: split === null ? null : Number(split), entries: Number(entries ?? 0) };
+}
+
+/** The name of a message by its id. */
+export const messageName = (messageId: string): string => `m ${messageId}`;
+/** The name of a received message by its Message-ID, as the space's messageIds hash files it (messageIdEntry). */
+export const receivedName = (entry: string): string => `h ${entry}`;
+
+/** Where a name is kept under a layout: its bucket and its field there. */
+export function namePlace(name: string, layout: NamesLayout): { bucket: number; field: string } {
+  const field = hash('sha256', name, 'hex').slice(0, 12);
+  const spread = parseInt(field.slice(0, 6), 16);
+  const bucket = spread % layout.buckets;
+  return {
+    bucket: layout.split !== null && bucket < layout.split ? spread % (2 * layout.buckets) : bucket,
+    field,
+  };
+}
+
+/** The threads of these names (null: not in history), in one round trip once the layout is read; none without history. */
+export async function threadsOfNames(rt: Runtime, spaceId: string, names: string[]): Promise<(string | null)[]> {
+  const layout = await readLayout(rt, spaceId);
+  if (!layout.entries) return names.map(() => null);
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const name of names) {
+    const { bucket, field } = namePlace(name, layout);
+    reads.hget(keys.historyNames(bucket), field);
+  }
+  return (await execAll<string | null>(reads)).map((body) => (body ? `${ID_PREFIXES.thread}_${body}` : null));
+}
+
+/**
+ * Doubles the buckets when `adding` more names would bring them past NAMES_PER_BUCKET on average (or
+ * finishes a doubling a worker left), one split a bucket; answers the layout names are then added under.
+ */
+export async function roomForNames(rt: Runtime, spaceId: string, adding: number): Promise<NamesLayout> {
+  let layout = await readLayout(rt, spaceId);
+  const keys = spaceKeys(spaceId);
+  while (layout.split !== null || layout.entries + adding > NAMES_PER_BUCKET * layout.buckets) {
+    const from = layout.split ?? 0;
+    await historyLua.splitNames(
+      rt.scripts,
+      { history: keys.history, from: keys.historyNames(from), to: keys.historyNames(from + layout.buckets) },
+      { buckets: layout.buckets, bucket: from },
+    );
+    layout = await readLayout(rt, spaceId);
+  }
+  return layout;
+}

@@ -1,0 +1,107 @@
+/**
+ * A thread's history document (docs/architecture.md, "History"): what Redis dropped of a thread moved
+ * into history, one gzipped JSON blob in the blob store, and the readers that answer from it as from
+ * Redis. Documents are immutable (named by their SHA-256): each process keeps the ones it read lately,
+ * up to HISTORY_CACHE_MB, so that paging through a thread reads its blob once. A leaf of the actors:
+ * stored-records.ts falls back on it for a message no longer in Redis.
+ */
+import { gunzipSync } from 'node:zlib';
+import { blobKey } from '../src/blobs/store.js';
+import { spaceKeys } from '../src/redis/keys.js';
+import { execAll } from '../src/redis/pipeline.js';
+import type { Runtime } from '../src/runtime.js';
+import { messageName, threadsOfNames } from './history-names.js';
+
+/** What a history document holds: everything the move dropped from Redis, as Redis held it. */
+export interface HistoryDocument {
+  /** The thread's message ids, oldest first, and whether its hash held them (`msgs`) or its sorted set. */
+  ids: string[];
+  idsInHash: boolean;
+  /** The thread's loop guard window, when it had one. */
+  loop_window?: string;
+  /** Each message's hash as stored (field, value, ...), in the order of `ids`. */
+  messages: string[][];
+  /** The messageIds entries of its received messages (field, value, ...). */
+  msgids: string[];
+  /** When it was written (ms): a thread moved again, after coming back, never writes the bytes of a blob the sweep may be removing. */
+  at: number;
+}
+
+/** The blob key of a document from the `history` field of its thread (its SHA-256 in base64url, as the space's blob set names it). */
+const documentKey = (spaceId: string, ref: string): string =>
+  blobKey(spaceId, Buffer.from(ref, 'base64url').toString('hex'));
+
+/** Documents read lately, most recent last, with what they weigh (their JSON's length, about their size in memory). */
+const cached = new Map<string, { document: HistoryDocument; weight: number }>();
+let cachedWeight = 0;
+
+/** A thread's history document, from the cache or the blob store; it must be there while its thread names it. */
+export async function readDocument(rt: Runtime, spaceId: string, ref: string): Promise<HistoryDocument> {
+  const key = documentKey(spaceId, ref);
+  const hit = cached.get(key);
+  if (hit) {
+    cached.delete(key);
+    cached.set(key, hit);
+    return hit.document;
+  }
+  const bytes = await rt.ports.blobs.get(key);
+  if (!bytes) throw new Error(`the history document ${key} is missing from the blob store`);
+  const text = gunzipSync(bytes).toString('utf8');
+  const document = JSON.parse(text) as HistoryDocument;
+  const weight = text.length;
+  if (weight <= rt.config.history.cacheBytes) {
+    cached.set(key, { document, weight });
+    cachedWeight += weight;
+    for (const [oldest, { weight: dropped }] of cached) {
+      if (cachedWeight <= rt.config.history.cacheBytes) break;
+      cached.delete(oldest);
+      cachedWeight -= dropped;
+    }
+  }
+  return document;
+}
+
+/** A message hash as a document keeps it (field, value, ...), as an object of its fields. */
+export function recordOfPairs(pairs: string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < pairs.length; i += 2) record[pairs[i]!] = pairs[i + 1]!;
+  return record;
+}
+
+/**
+ * The hashes, as stored, of the messages of these ids whose thread is in history (found by their
+ * names, then their threads' documents); ids in neither place are absent from the answer. A thread
+ * brought back between the two reads has its messages in Redis again: they are read there.
+ */
+export async function recordsInHistory(
+  rt: Runtime,
+  spaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  const found = new Map<string, Record<string, string>>();
+  if (!ids.length) return found;
+  const threads = await threadsOfNames(rt, spaceId, ids.map(messageName));
+  const named = [...new Set(threads.filter((id): id is string => id !== null))];
+  if (!named.length) return found;
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const threadId of named) reads.hget(keys.thread(threadId), 'history');
+  const refs = new Map(named.map((threadId, i) => [threadId, i]));
+  const answers = await execAll<string | null>(reads);
+  const back = ids.filter((_, i) => threads[i] && !answers[refs.get(threads[i])!]);
+  const wanted = new Set(ids);
+  await Promise.all([
+    ...named.map(async (threadId, i) => {
+      if (!answers[i]) return;
+      const document = await readDocument(rt, spaceId, answers[i]);
+      document.ids.forEach((id, j) => {
+        if (wanted.has(id)) found.set(id, recordOfPairs(document.messages[j]!));
+      });
+    }),
+    ...back.map(async (id) => {
+      const record = await rt.redis.hgetall(keys.message(id));
+      if (Object.keys(record).length) found.set(id, record);
+    }),
+  ]);
+  return found;
+}
