@@ -69,10 +69,11 @@ const namesOf = (ids: string[], msgids: string[]): string[] => [
 
 /**
  * Moves one thread into history when it may go (idle since ARCHIVE_AFTER_DAYS, every message finished):
- * its document written to the blob store (durable when
- * `put` answers), then Redis's records dropped, if the thread is still as read. A crash between the two
- * leaves the thread in Redis, readable, and a document no record names (the blob sweep removes it);
- * the next visit moves it again.
+ * its document written to the blob store (durable when `put` answers), then Redis's records dropped, if
+ * the thread is still as read. A crash between the two leaves the thread in Redis, readable, and a
+ * document no record names (the blob sweep removes it); the next visit moves it again. A thread moves
+ * whole: its messages are read in one pipeline and its document built in memory (bodies over 2 KB and
+ * files stay where they are, in the blob store).
  */
 export async function moveThread(rt: Runtime, spaceId: string, threadId: string): Promise<Looked> {
   const keys = spaceKeys(spaceId);

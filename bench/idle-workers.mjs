@@ -1,8 +1,10 @@
 // What an idle worker role costs Redis as the number of spaces grows: SPACES spaces that declared a
 // webhook and have nothing to deliver (each in the webhook sweeper's index, its event stream holding
-// the webhooks group, as set_webhook leaves them), nothing queued, no campaign. Redis alone first, then
-// with `serve --role worker` over the same window: commands, the busiest commands, and Redis's CPU
-// (INFO cpu, user + system) as a share of one core. Built sources (npm run build); own redis-server.
+// the webhooks group, as set_webhook leaves them), nothing queued, no campaign, and nothing due for
+// history (each in the history index, due in 30 days, as createSpace leaves it: the worker role's history
+// mover reads that index). Redis alone first, then with `serve --role worker` over the same window:
+// commands, the busiest commands, and Redis's CPU (INFO cpu, user + system) as a share of one core.
+// Built sources (npm run build); own redis-server.
 // `--smoke` (@bench-smoke): 200 spaces, 3 s windows, no figure judged (CI runs it).
 //   node bench/idle-workers.mjs [SPACES]     # default 100,000 spaces, 60 s windows
 import { spawn } from 'node:child_process';
@@ -11,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { globalKeys, spaceKeys } from '../dist/src/redis/keys.js';
+import { globalKeys, shardOf, spaceKeys } from '../dist/src/redis/keys.js';
+import { HISTORY_SHARDS } from '../dist/actors/history-index.js';
 import { WEBHOOK_GROUP, webhookShard } from '../dist/actors/webhook-index.js';
 import { freePort, redisCli, startRedis, until } from './lib.mjs';
 
@@ -32,12 +35,14 @@ process.on('exit', () => {
 const cli = redisCli(port);
 
 const redis = new Redis(port, '127.0.0.1');
+const historyDue = Date.now() + 30 * 24 * 3600 * 1000;
 for (let from = 0; from < spaces; from += 1000) {
   const batch = redis.pipeline();
   for (let i = from; i < Math.min(spaces, from + 1000); i++) {
     const spaceId = `spc_idle${String(i).padStart(8, '0')}`;
     batch.sadd(globalKeys.webhookSpaces('wh', webhookShard(spaceId)), spaceId);
     batch.xgroup('CREATE', spaceKeys(spaceId).events, WEBHOOK_GROUP, '$', 'MKSTREAM');
+    batch.zadd(globalKeys.historySpaces(shardOf(spaceId, HISTORY_SHARDS)), historyDue, spaceId);
   }
   await batch.exec();
 }
@@ -80,7 +85,7 @@ await until('the worker role', async () => /cmdstat_evalsha/.test(cli('INFO', 'c
 await new Promise((resolve) => setTimeout(resolve, settleMs));
 const withWorker = await observe();
 
-console.log(`${spaces} spaces with a webhook and nothing due, ${windowMs / 1000} s windows:\n`);
+console.log(`${spaces} spaces with a webhook and nothing due (webhooks, history), ${windowMs / 1000} s windows:\n`);
 console.log('| Redis | commands | a second | CPU, % of a core | busiest |');
 console.log('|---|---:|---:|---:|---|');
 for (const [name, row] of [
