@@ -16,6 +16,8 @@ import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
+import { archivedMatches, archivedPage, openShelves, releaseSegments } from './search-archived.js';
+import type { Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
 
 const POSTING_BYTES = 3;
@@ -87,8 +89,6 @@ export function afterIndexing(rt: Runtime, spaceId: string, pending: number | nu
   );
 }
 
-/** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
-const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
 const COMPLETIONS_MAX = 64;
 /** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
@@ -212,6 +212,8 @@ export interface SearchHit {
   /** The thread's matching messages, newest first (at most MESSAGE_IDS_MAX). */
   message_ids: string[];
   snippet: string;
+  /** The document it is shown at: its newest match. */
+  doc: number;
 }
 
 type Page = { hits: SearchHit[]; next: number | null };
@@ -220,13 +222,90 @@ type Page = { hits: SearchHit[]; next: number | null };
  * A page of matching threads, newest match first; `next` is the next page's `before`, null after the
  * last page. First from the postings' newest numbers only (a common word's posting grows with the
  * space: read whole, its bytes and the union's bitmap made the cost grow with the mail); when the page
- * needs a document older than what was read, again from the whole postings.
+ * needs a document older than what was read, again from the whole postings. The documents moved to
+ * search segments give a page of their own (actors/search-archived.ts), merged with the live one.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  await filePending(rt, spaceId, true);
-  return (
-    (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ??
-    (await searchFrom(rt, spaceId, request, null))!
+  const [, { segments }] = await Promise.all([
+    filePending(rt, spaceId, true),
+    openShelves(rt, spaceId, request.inboxIds),
+  ]);
+  try {
+    const live =
+      (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, segments)) ??
+      (await searchFrom(rt, spaceId, request, null, segments))!;
+    if (!segments.length) return live;
+    return mergePages(
+      live,
+      await archivedPage(segments, request, (ids) => shownFromSegments(rt, spaceId, request, ids)),
+      request.limit,
+    );
+  } finally {
+    releaseSegments(segments);
+  }
+}
+
+/**
+ * The two pages as one: each has decided every document from its `next` up (all of them when null),
+ * so the hits from the higher of both are the merged page's, cut to its length.
+ */
+function mergePages(live: Page, archived: Page, limit: number): Page {
+  const floor = Math.max(live.next ?? -1, archived.next ?? -1);
+  const hits = [...live.hits, ...archived.hits].filter((hit) => hit.doc >= floor).sort((a, b) => b.doc - a.doc);
+  if (hits.length > limit) return { hits: hits.slice(0, limit), next: hits[limit - 1]!.doc };
+  return { hits, next: floor >= 0 ? floor : null };
+}
+
+/**
+ * Which of these threads a page of the segments may show: those that exist, carry the label asked and
+ * have no live document that matches (read from the whole postings, once, when one has live documents).
+ */
+async function shownFromSegments(
+  rt: Runtime,
+  spaceId: string,
+  request: SearchRequest,
+  ids: string[],
+): Promise<Map<string, StoredThread | null>> {
+  const threads = await readThreads(rt, spaceId, ids);
+  let terms: Promise<Term[] | null> | null = null;
+  const shown = new Map<string, StoredThread | null>();
+  for (const [id, { thread, docs }] of threads) {
+    if (!thread || !labelled(thread, request.label)) continue;
+    terms ??= docs.length ? readTerms(rt, spaceId, request, null).then((read) => read?.terms ?? null) : null;
+    const live = docs.length ? await terms : null;
+    let matched = false;
+    for (let i = 0; live && !matched && i < docs.length; i++) matched = live.every((term) => term.has(docs.at(i)));
+    shown.set(id, matched ? null : thread);
+  }
+  return shown;
+}
+
+const labelled = (thread: StoredThread, label: string | null): boolean =>
+  !label || (JSON.parse(thread.labels || '[]') as string[]).includes(label);
+
+/** Threads and their live document numbers, in one round trip. */
+async function readThreads(
+  rt: Runtime,
+  spaceId: string,
+  ids: string[],
+): Promise<Map<string, { thread: StoredThread | null; docs: Numbers }>> {
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const id of ids) {
+    queueThread(reads, spaceId, id);
+    reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
+  }
+  const replies = await execAll<unknown>(reads);
+  return new Map(
+    ids.map((id, i) => [
+      id,
+      {
+        thread: threadOf(replies[3 * i] as (string | null)[], id),
+        docs: new Numbers(
+          (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
+        ),
+      },
+    ]),
   );
 }
 
@@ -240,17 +319,17 @@ async function searchFrom(
   spaceId: string,
   request: SearchRequest,
   tail: number | null,
+  segments: readonly Segment[],
 ): Promise<Page | null> {
   const read = await readTerms(rt, spaceId, request, tail);
   if (!read) return { hits: [], next: null };
   const { terms, floor } = read;
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
   const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
-  const keys = spaceKeys(spaceId);
   const found: Found[] = [];
   const answer = async (next: number | null): Promise<Page | null> =>
     (await withOlderMatches(rt, terms, found))
-      ? { hits: await withMessages(rt, spaceId, found, request.terms), next }
+      ? { hits: await withMessages(rt, spaceId, found, request.terms, segments), next }
       : null;
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
@@ -275,28 +354,12 @@ async function searchFrom(
     if (!batch.length && step.done) return answer(null);
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
-    const threadIds = batchRecords.map((record) => `thr_${record.slice(ID_BODY_CHARS)}`);
-    const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
-    const reads = rt.redis.pipeline();
-    for (const id of fresh) {
-      queueThread(reads, spaceId, id);
-      reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
-    }
-    const replies = await execAll<unknown>(reads);
-    const threads = new Map(
-      fresh.map((id, i) => [
-        id,
-        {
-          thread: threadOf(replies[3 * i] as (string | null)[], id),
-          docs: new Numbers(
-            (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
-          ),
-        },
-      ]),
-    );
+    // A document moved to a segment has no record: a posting its drop missed may still name it.
+    const threadIds = batchRecords.map((record) => (record ? `thr_${record.slice(ID_BODY_CHARS)}` : ''));
+    const threads = await readThreads(rt, spaceId, [...new Set(threadIds.filter((id) => id && !decided.has(id)))]);
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
-      if (decided.has(id)) continue;
+      if (!id || decided.has(id)) continue;
       decided.add(id);
       const { thread, docs } = threads.get(id)!;
       const own: number[] = [];
@@ -307,12 +370,7 @@ async function searchFrom(
         else if (matches(docs.at(j))) own.push(docs.at(j));
       }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
-      if (
-        !thread ||
-        own[0] !== doc ||
-        (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))
-      )
-        continue;
+      if (!thread || own[0] !== doc || !labelled(thread, request.label)) continue;
       if (found.length === request.limit) return answer(found[found.length - 1]!.docs[0]!);
       found.push({ thread, docs: own, older, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
@@ -424,12 +482,10 @@ async function readTerms(
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 
-/** The documents' records (`<message id body><thread id body>`), in one round trip. */
+/** The documents' records (`<message id body><thread id body>`; '' for one moved to a segment), in one round trip. */
 async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<string[]> {
-  const reads = rt.redis.pipeline();
-  for (const doc of docs)
-    reads.getrange(spaceKeys(spaceId).searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + RECORD_CHARS - 1);
-  return execAll<string>(reads);
+  if (!docs.length) return [];
+  return (await searchLua.readDocs(rt.scripts, { docs: spaceKeys(spaceId).searchDocs }, { documents: docs })).records;
 }
 
 /**
@@ -447,32 +503,47 @@ interface Found {
  * The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for
  * the snippet (read back from the blob store when over 2 KB).
  */
-async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms: QueryTerms): Promise<SearchHit[]> {
+async function withMessages(
+  rt: Runtime,
+  spaceId: string,
+  found: Found[],
+  terms: QueryTerms,
+  segments: readonly Segment[],
+): Promise<SearchHit[]> {
   if (!found.length) return [];
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
-  for (const { newest, docs } of found) {
-    reads.hmget(keys.message(newest), 'text', 'body_blobs');
-    for (const doc of docs.slice(1))
-      reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
-  }
-  const replies = await execAll<string | null | (string | null)[]>(reads);
-  let at = 0;
+  for (const { newest } of found) reads.hmget(keys.message(newest), 'text', 'body_blobs');
+  const [bodies, older] = await Promise.all([
+    execAll<(string | null)[]>(reads),
+    records(
+      rt,
+      spaceId,
+      found.flatMap(({ docs }) => docs.slice(1)),
+    ),
+  ]);
   const texts = await withBodies(
     rt,
     spaceId,
-    found.map((_, index) => {
-      const [text, blobs] = replies[at] as (string | null)[];
-      at += found[index]!.docs.length;
-      return textOnly(text ?? '', blobs ?? '');
-    }),
+    bodies.map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
   );
-  at = 0;
+  let at = 0;
   return found.map(({ thread, newest, docs }, index) => {
     const text = texts[index]!.text;
-    at++;
-    const older = (replies.slice(at, (at += docs.length - 1)) as string[]).map((body) => `msg_${body}`);
-    // A corrected draft is a document per version: one id for them all.
-    return { thread, message_ids: [...new Set([newest, ...older])], snippet: snippet(text || thread.subject, terms) };
+    const ids = older.slice(at, (at += docs.length - 1)).map((record) => `msg_${record.slice(0, ID_BODY_CHARS)}`);
+    // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
+    const archived =
+      segments.length && docs.length < MESSAGE_IDS_MAX
+        ? archivedMatches(segments, terms, thread.id, MESSAGE_IDS_MAX - docs.length).filter(
+            (match) => !docs.includes(match.doc),
+          )
+        : [];
+    return {
+      thread,
+      doc: docs[0]!,
+      // A corrected draft is a document per version: one id for them all.
+      message_ids: [...new Set([newest, ...ids, ...archived.map((match) => match.message)])],
+      snippet: snippet(text || thread.subject, terms),
+    };
   });
 }
