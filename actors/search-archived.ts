@@ -8,7 +8,7 @@
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { blobKey } from '../src/blobs/store.js';
-import { Segment, SegmentCache, segmentQuery } from '../src/mail/segment-file.js';
+import { Segment, SegmentCache, type SegmentQuery } from '../src/mail/segment-file.js';
 import { snippet, type QueryTerms } from '../src/mail/words.js';
 import type { StoredThread } from './stored-records.js';
 
@@ -88,14 +88,27 @@ const MESSAGE_IDS_MAX = 50;
 const BATCH = 64;
 const THREADS_READ_MAX = 1_000;
 
-/** A thread's matching documents in the segments, newest first, each once, at most `limit`. */
+/**
+ * The last word's completions over the live index's (`live`) and the segments' words: the first
+ * `limit` in byte order, as the live index alone gave them before the documents moved.
+ */
+export function segmentCompletions(
+  segments: readonly Segment[],
+  prefix: string,
+  live: string[],
+  limit: number,
+): string[] {
+  const all = new Set([...live, ...segments.flatMap((segment) => segment.completions(prefix, limit))]);
+  return [...all].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).slice(0, limit);
+}
+
+/** A thread's documents that match `query` in the segments, newest first, each once, at most `limit`. */
 export function archivedMatches(
   segments: readonly Segment[],
-  terms: QueryTerms,
+  query: SegmentQuery,
   threadId: string,
   limit: number,
 ): { doc: number; message: string; segment: Segment }[] {
-  const query = segmentQuery(terms);
   const all = segments.flatMap((segment) =>
     segment.threadMatches(query, threadId, limit).map((match) => ({ ...match, segment })),
   );
@@ -103,20 +116,30 @@ export function archivedMatches(
   return all.filter((match, i) => i === 0 || match.doc !== all[i - 1]!.doc).slice(0, limit);
 }
 
-/** The segments' matching documents below `before`, newest first, each once (a merge left it in two for a moment). */
+/**
+ * The segments' matching documents below `before`, newest first, each once (a merge left it in two for
+ * a moment): `first` of each segment at first (a page is usually that many threads), then BATCH more.
+ */
 function* descending(
   segments: readonly Segment[],
-  query: string,
+  query: SegmentQuery,
   before: number,
+  first: number,
 ): Generator<{ doc: number; thread: string }> {
-  const heads = segments.map((segment) => ({ segment, read: segment.matches(query, before, BATCH), at: 0 }));
+  const heads = segments.map((segment) => ({
+    segment,
+    read: segment.matches(query, before, first),
+    at: 0,
+    asked: first,
+  }));
   let last = Number.MAX_SAFE_INTEGER;
   for (;;) {
     let best: (typeof heads)[number] | null = null;
     for (const head of heads) {
-      if (head.at === head.read.length && head.read.length === BATCH) {
-        head.read = head.segment.matches(query, head.read[BATCH - 1]!.doc, BATCH);
+      if (head.at === head.read.length && head.read.length === head.asked) {
+        head.read = head.segment.matches(query, head.read[head.asked - 1]!.doc, BATCH);
         head.at = 0;
+        head.asked = BATCH;
       }
       if (head.at < head.read.length && (!best || head.read[head.at]!.doc > best.read[best.at]!.doc)) best = head;
     }
@@ -145,11 +168,12 @@ export interface ArchivedHit {
 export async function archivedPage(
   segments: readonly Segment[],
   request: { terms: QueryTerms; before: number | null; limit: number },
+  query: SegmentQuery,
   shown: (threadIds: string[]) => Promise<Map<string, StoredThread | null>>,
 ): Promise<{ hits: ArchivedHit[]; next: number | null }> {
   const hits: ArchivedHit[] = [];
   const decided = new Set<string>();
-  const walk = descending(segments, segmentQuery(request.terms), request.before ?? Number.MAX_SAFE_INTEGER);
+  const walk = descending(segments, query, request.before ?? Number.MAX_SAFE_INTEGER, request.limit + 1);
   let step = walk.next();
   while (!step.done) {
     if (decided.size >= THREADS_READ_MAX) return { hits, next: step.value.doc + 1 };
@@ -163,7 +187,7 @@ export async function archivedPage(
     for (const { doc, thread: threadId } of batch) {
       const thread = threads.get(threadId);
       if (!thread) continue;
-      const matches = archivedMatches(segments, request.terms, threadId, MESSAGE_IDS_MAX);
+      const matches = archivedMatches(segments, query, threadId, MESSAGE_IDS_MAX);
       // A newer match: shown on an earlier page.
       if (matches[0]?.doc !== doc) continue;
       if (hits.length === request.limit) return { hits, next: hits[hits.length - 1]!.doc };

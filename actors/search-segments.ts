@@ -58,7 +58,8 @@ export async function moveToSegments(
   const reads = rt.redis.pipeline();
   for (const id of threadIds) reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
   const held = await execAll<Buffer | null>(reads);
-  const docs = threadIds.flatMap((_, i) => numbers(held[2 * i] ?? held[2 * i + 1] ?? Buffer.alloc(0)));
+  const threads = new Map(threadIds.map((id, i) => [id, numbers(held[2 * i] ?? held[2 * i + 1] ?? Buffer.alloc(0))]));
+  const docs = [...threads.values()].flat();
   if (!docs.length) return;
   const { records } = await searchLua.readDocs(rt.scripts, { docs: keys.searchDocs }, { documents: docs });
   const ids = records.map((record) => (record ? `msg_${record.slice(0, ID_BODY_CHARS)}` : ''));
@@ -79,7 +80,7 @@ export async function moveToSegments(
   const inboxIds = [...new Set(moved.map((d) => d.inboxId))];
   await shelve(rt, spaceId, moved, inboxIds);
   await steps.listed?.();
-  await drop(rt, spaceId, threadIds, docs, moved);
+  await drop(rt, spaceId, threads, moved);
   await cutFront(rt, spaceId);
   for (const inboxId of inboxIds) await mergeSegments(rt, spaceId, inboxId);
 }
@@ -133,37 +134,46 @@ async function writeSegment(
 }
 
 /**
- * Drops the documents from the live index: the postings of their inboxes and words, in calls of
- * TARGETS_PER_DROP, the threads' numbers and the records' marks in the last one.
+ * Drops the documents from the live index: the postings of their inboxes and words, each told which of
+ * them it holds, in calls of TARGETS_PER_DROP; the threads' numbers and the records' marks in the last.
  */
 async function drop(
   rt: Runtime,
   spaceId: string,
-  threadIds: readonly string[],
-  docs: number[],
+  threads: Map<string, number[]>,
   moved: (SegmentDoc & { inboxId: string })[],
 ): Promise<void> {
   const keys = spaceKeys(spaceId);
-  const names = [
-    ...new Set([...moved.map((d) => `i:${d.inboxId}`), ...moved.flatMap((d) => (d.words ? d.words.split(' ') : []))]),
-  ];
-  const postingKey = (name: string): string =>
-    name.startsWith('i:') ? keys.searchInbox(name.slice(2)) : keys.searchWord(name);
-  const threads = threadIds.flatMap((id) => [
-    { name: `h:${id}`, key: keys.thread(id) },
-    { name: `t:${id}`, key: keys.searchThread(id) },
+  const held = new Map<string, number[]>();
+  const hold = (name: string, doc: number) => {
+    const list = held.get(name);
+    if (list) list.push(doc);
+    else held.set(name, [doc]);
+  };
+  for (const d of [...moved].sort((a, b) => a.doc - b.doc)) {
+    hold(`i:${d.inboxId}`, d.doc);
+    for (const word of d.words ? d.words.split(' ') : []) hold(word, d.doc);
+  }
+  const postings = [...held].map(([name, list]) => ({
+    key: name.startsWith('i:') ? keys.searchInbox(name.slice(2)) : keys.searchWord(name),
+    entry: [name, ...list].join(' '),
+  }));
+  // A thread's numbers are ascending as stored.
+  const ofThreads = [...threads].flatMap(([id, list]) => [
+    { key: keys.thread(id), entry: [`h:${id}`, ...list].join(' ') },
+    { key: keys.searchThread(id), entry: [`t:${id}`, ...list].join(' ') },
   ]);
-  const documents = [...docs].sort((a, b) => a - b).join(' ');
   for (let at = 0; ; at += TARGETS_PER_DROP) {
-    const last = at + TARGETS_PER_DROP >= names.length;
-    const targets = [
-      ...names.slice(at, at + TARGETS_PER_DROP).map((name) => ({ name, key: postingKey(name) })),
-      ...(last ? threads : []),
-    ];
+    const last = at + TARGETS_PER_DROP >= postings.length;
+    const targets = [...postings.slice(at, at + TARGETS_PER_DROP), ...(last ? ofThreads : [])];
     await searchLua.dropDocs(
       rt.scripts,
       { docs: keys.searchDocs, words: keys.searchWords, once: keys.searchOnce, targets: targets.map((t) => t.key) },
-      { documents, mark: last ? 1 : 0, names: targets.map((t) => t.name) },
+      {
+        documents: last ? [...threads.values()].flat().join(' ') : '',
+        mark: last ? 1 : 0,
+        entries: targets.map((t) => t.entry),
+      },
     );
     if (last) return;
   }

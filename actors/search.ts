@@ -16,8 +16,8 @@ import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
-import { archivedMatches, archivedPage, openShelves, releaseSegments } from './search-archived.js';
-import type { Segment } from '../src/mail/segment-file.js';
+import { archivedMatches, archivedPage, openShelves, releaseSegments, segmentCompletions } from './search-archived.js';
+import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
 
 const POSTING_BYTES = 3;
@@ -231,19 +231,56 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
     openShelves(rt, spaceId, request.inboxIds),
   ]);
   try {
+    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments) : null;
     const live =
-      (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, segments)) ??
-      (await searchFrom(rt, spaceId, request, null, segments))!;
-    if (!segments.length) return live;
+      (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, archive)) ??
+      (await searchFrom(rt, spaceId, request, null, archive))!;
+    // No completion: nothing matches, in the segments either.
+    if (!archive?.completions.length) return live;
     return mergePages(
       live,
-      await archivedPage(segments, request, (ids) => shownFromSegments(rt, spaceId, request, ids)),
+      await archivedPage(segments, request, archive.query, (ids) =>
+        shownFromSegments(rt, spaceId, request, ids, archive),
+      ),
       request.limit,
     );
   } finally {
     releaseSegments(segments);
   }
 }
+
+/**
+ * The segments a search reads and what it asks of them: the last word's completions are the first
+ * COMPLETIONS_MAX words of the live index's and the segments' together, as they were of the live
+ * index alone before the move; both sides complete the last word to them.
+ */
+interface Archive {
+  segments: readonly Segment[];
+  completions: string[];
+  query: SegmentQuery;
+}
+
+async function archiveOf(
+  rt: Runtime,
+  spaceId: string,
+  terms: QueryTerms,
+  segments: readonly Segment[],
+): Promise<Archive> {
+  const [live] = await execAll<string[]>(queueCompletions(rt.redis.pipeline(), spaceId, terms.prefix));
+  const completions = segmentCompletions(segments, terms.prefix, live!, COMPLETIONS_MAX);
+  return { segments, completions, query: new SegmentQuery(terms.words, completions) };
+}
+
+/** The first COMPLETIONS_MAX indexed words that begin with `prefix`, in byte order. */
+const queueCompletions = (pipeline: ReturnType<Runtime['redis']['pipeline']>, spaceId: string, prefix: string) =>
+  pipeline.zrangebylex(
+    spaceKeys(spaceId).searchWords,
+    `[${prefix}`,
+    Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
+    'LIMIT',
+    0,
+    COMPLETIONS_MAX,
+  );
 
 /**
  * The two pages as one: each has decided every document from its `next` up (all of them when null),
@@ -265,13 +302,14 @@ async function shownFromSegments(
   spaceId: string,
   request: SearchRequest,
   ids: string[],
+  archive: Archive,
 ): Promise<Map<string, StoredThread | null>> {
   const threads = await readThreads(rt, spaceId, ids);
   let terms: Promise<Term[] | null> | null = null;
   const shown = new Map<string, StoredThread | null>();
   for (const [id, { thread, docs }] of threads) {
     if (!thread || !labelled(thread, request.label)) continue;
-    terms ??= docs.length ? readTerms(rt, spaceId, request, null).then((read) => read?.terms ?? null) : null;
+    terms ??= docs.length ? readTerms(rt, spaceId, request, null, archive).then((read) => read?.terms ?? null) : null;
     const live = docs.length ? await terms : null;
     let matched = false;
     for (let i = 0; live && !matched && i < docs.length; i++) matched = live.every((term) => term.has(docs.at(i)));
@@ -319,9 +357,9 @@ async function searchFrom(
   spaceId: string,
   request: SearchRequest,
   tail: number | null,
-  segments: readonly Segment[],
+  archive: Archive | null,
 ): Promise<Page | null> {
-  const read = await readTerms(rt, spaceId, request, tail);
+  const read = await readTerms(rt, spaceId, request, tail, archive);
   if (!read) return { hits: [], next: null };
   const { terms, floor } = read;
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
@@ -329,7 +367,7 @@ async function searchFrom(
   const found: Found[] = [];
   const answer = async (next: number | null): Promise<Page | null> =>
     (await withOlderMatches(rt, terms, found))
-      ? { hits: await withMessages(rt, spaceId, found, request.terms, segments), next }
+      ? { hits: await withMessages(rt, spaceId, found, request.terms, archive), next }
       : null;
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
@@ -434,6 +472,7 @@ async function readTerms(
   spaceId: string,
   request: SearchRequest,
   tail: number | null,
+  archive: Archive | null,
 ): Promise<{ terms: Term[]; floor: number } | null> {
   const keys = spaceKeys(spaceId);
   const { words, prefix } = request.terms;
@@ -458,27 +497,20 @@ async function readTerms(
       keys.searchWord(word),
     );
   const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
-  const first = rt.redis.pipeline();
-  first.zrangebylex(
-    keys.searchWords,
-    `[${prefix}`,
-    Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
-    'LIMIT',
-    0,
-    COMPLETIONS_MAX,
-  );
+  const first = queueCompletions(rt.redis.pipeline(), spaceId, prefix);
   for (const word of words) readWord(first, word);
   for (const key of inboxKeys) readPosting(first, key);
-  const [completions, ...postings] = await execAll<unknown>(first);
+  const [liveCompletions, ...postings] = await execAll<unknown>(first);
+  const completions = archive?.completions ?? (liveCompletions as string[]);
   const exact = words.map((word, i) => new Term([wordPosting(postings, 2 * i, word)]));
   const inboxes = request.inboxIds
     ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))]
     : [];
-  if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
+  if (completions.length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
   const second = rt.redis.pipeline();
-  for (const word of completions as string[]) readWord(second, word);
+  for (const word of completions) readWord(second, word);
   const completedReplies = await execAll<unknown>(second);
-  const completed = new Term((completions as string[]).map((word, i) => wordPosting(completedReplies, 2 * i, word)));
+  const completed = new Term(completions.map((word, i) => wordPosting(completedReplies, 2 * i, word)));
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 
@@ -508,7 +540,7 @@ async function withMessages(
   spaceId: string,
   found: Found[],
   terms: QueryTerms,
-  segments: readonly Segment[],
+  archive: Archive | null,
 ): Promise<SearchHit[]> {
   if (!found.length) return [];
   const keys = spaceKeys(spaceId);
@@ -533,8 +565,8 @@ async function withMessages(
     const ids = older.slice(at, (at += docs.length - 1)).map((record) => `msg_${record.slice(0, ID_BODY_CHARS)}`);
     // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
     const archived =
-      segments.length && docs.length < MESSAGE_IDS_MAX
-        ? archivedMatches(segments, terms, thread.id, MESSAGE_IDS_MAX - docs.length).filter(
+      archive && docs.length < MESSAGE_IDS_MAX
+        ? archivedMatches(archive.segments, archive.query, thread.id, MESSAGE_IDS_MAX - docs.length).filter(
             (match) => !docs.includes(match.doc),
           )
         : [];

@@ -38,16 +38,16 @@ export interface DropDocsKeys {
   words: string;
   /** hash word -> its only document number, for a word of one document */
   once: string;
-  /** one a name of ARGV[3 ..], in its order: the thread's hash, else a string of 3-byte document numbers */
+  /** one an entry of ARGV[3 ..], in its order: the thread's hash, else a string of 3-byte document numbers */
   targets: readonly string[];
 }
 export interface DropDocsArgs {
-  /** the documents dropped, decimal numbers, space-separated, ascending */
+  /** the documents dropped, decimal numbers, space-separated */
   documents: string;
   /** 1: mark their records too (the last call of a drop made in several) */
   mark: number;
-  /** of each target: `h:` a thread's hash (field `docs`), `t:` a thread's posting, `i:<inbox id>` an inbox's, else the word of a word's */
-  names: readonly (string | number)[];
+  /** of each target: its name (`h:` a thread's hash, field `docs`; `t:` a thread's posting; `i:<inbox id>` an inbox's; else the word of a word's), then the documents dropped from it, ascending, space-separated */
+  entries: readonly (string | number)[];
 }
 export type DropDocsReply =
   { marked: number }; // records marked now
@@ -67,7 +67,7 @@ export function dropDocs(scripts: Scripts, keys: DropDocsKeys, args: DropDocsArg
   return scripts.run<DropDocsReply>(
     'search/dropDocs',
     [keys.docs, keys.words, keys.once, ...keys.targets],
-    [args.documents, args.mark, ...args.names],
+    [args.documents, args.mark, ...args.entries],
   );
 }
 

@@ -11,19 +11,17 @@
   KEYS[1] docs     string of the index's 40-character document records
   KEYS[2] words    sorted set of the indexed words
   KEYS[3] once     hash word -> its only document number, for a word of one document
-  KEYS[4 ..] targets  one a name of ARGV[3 ..], in its order: the thread's hash, else a string of 3-byte document numbers
-  ARGV[1] documents: string  the documents dropped, decimal numbers, space-separated, ascending
+  KEYS[4 ..] targets  one an entry of ARGV[3 ..], in its order: the thread's hash, else a string of 3-byte document numbers
+  ARGV[1] documents: string  the documents dropped, decimal numbers, space-separated
   ARGV[2] mark: number  1: mark their records too (the last call of a drop made in several)
-  ARGV[3 ..] names: list  of each target: `h:` a thread's hash (field `docs`), `t:` a thread's posting, `i:<inbox id>` an inbox's, else the word of a word's
+  ARGV[3 ..] entries: list  of each target: its name (`h:` a thread's hash, field `docs`; `t:` a thread's posting; `i:<inbox id>` an inbox's; else the word of a word's), then the documents dropped from it, ascending, space-separated
   Returns { marked: number } // records marked now
   Events: none.
 ]]
 --- @include "docsCut"
-local moved = {}
-for doc in string.gmatch(ARGV[1], '%d+') do moved[#moved + 1] = tonumber(doc) end
 
--- The posting without the moved numbers it holds: a binary search for each, then one concatenation.
-local function without(posting)
+-- The posting without the `moved` numbers it holds: a binary search for each, then one concatenation.
+local function without(posting, moved)
   local count = #posting / 3
   local cuts = {}
   for _, doc in ipairs(moved) do
@@ -50,15 +48,17 @@ local function without(posting)
 end
 
 for i = 4, #KEYS do
-  local key, name = KEYS[i], ARGV[i - 1]
+  local key, moved = KEYS[i], {}
+  local name = string.match(ARGV[i - 1], '^%S+')
+  for doc in string.gmatch(string.sub(ARGV[i - 1], #name + 1), '%d+') do moved[#moved + 1] = tonumber(doc) end
   local kind = string.sub(name, 1, 2)
   if kind == 'h:' then
     local held = redis.call('HGET', key, 'docs')
-    local left = held and without(held)
+    local left = held and without(held, moved)
     if left == '' then redis.call('HDEL', key, 'docs') elseif left then redis.call('HSET', key, 'docs', left) end
   else
     local held = redis.call('GET', key)
-    local left = held and without(held)
+    local left = held and without(held, moved)
     if left == '' then
       redis.call('DEL', key)
       if kind ~= 't:' and kind ~= 'i:' then redis.call('ZREM', KEYS[2], name) end
@@ -66,7 +66,7 @@ for i = 4, #KEYS do
       redis.call('SET', key, left)
     elseif not held and kind ~= 't:' and kind ~= 'i:' then
       local only = redis.call('HGET', KEYS[3], name)
-      if only and without(only) == '' then
+      if only and without(only, moved) == '' then
         redis.call('HDEL', KEYS[3], name)
         redis.call('ZREM', KEYS[2], name)
       end
@@ -79,7 +79,8 @@ local cut = docsCut(KEYS[1])
 local records = redis.call('STRLEN', KEYS[1]) / 40
 local mark = string.rep('-', 40)
 local marked = 0
-for _, doc in ipairs(moved) do
+for doc in string.gmatch(ARGV[1], '%d+') do
+  doc = tonumber(doc)
   -- Below the cut, or the header itself (document S): gone already.
   local at = doc - cut
   local first = at >= 0 and at < records and redis.call('GETRANGE', KEYS[1], at * 40, at * 40)

@@ -8,8 +8,7 @@
  * snippet. The words are folded before FTS5 sees them, so both indexes match the same words; FTS5's
  * own folding (remove_diacritics 2) then changes nothing of them.
  */
-import sqlite3Init, { type Database, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { QueryTerms } from './words.js';
+import sqlite3Init, { type Database, type PreparedStatement, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 
 export interface SegmentDoc {
   doc: number;
@@ -49,12 +48,41 @@ export async function buildSegment(docs: readonly SegmentDoc[]): Promise<Uint8Ar
   }
 }
 
-/** FTS5's query for the terms: every word, and the last one as a prefix (src/mail/words.ts queryTerms). */
-export const segmentQuery = (terms: QueryTerms): string =>
-  [...terms.words.map((word) => `"${word}"`), `"${terms.prefix}"*`].join(' AND ');
+/**
+ * What a search asks of the segments: every word, and one of the last word's completions
+ * (src/mail/words.ts queryTerms; the caller chose them as the live index does; one at least).
+ */
+export class SegmentQuery {
+  /** FTS5's query. Words are letters and digits: a quote never needs escaping. */
+  readonly fts: string;
+  private readonly completions: Set<string>;
+
+  constructor(
+    private readonly words: readonly string[],
+    completions: readonly string[],
+  ) {
+    this.completions = new Set(completions);
+    this.fts = [...words.map((word) => `"${word}"`), `(${completions.map((word) => `"${word}"`).join(' OR ')})`].join(
+      ' AND ',
+    );
+  }
+
+  /**
+   * Whether a document's words (space-separated, as stored) answer it: the few documents of one thread
+   * are tested here, not by FTS5, which would parse the query and seek its words' lists again for each.
+   */
+  test(stored: string): boolean {
+    const words = stored.split(' ');
+    return this.words.every((word) => words.includes(word)) && words.some((word) => this.completions.has(word));
+  }
+}
 
 /** An opened segment, read-only. */
 export class Segment {
+  private vocabulary = false;
+  /** Statements prepared once: preparing costs a search about what running does. */
+  private readonly statements = new Map<string, PreparedStatement>();
+
   /** Reads under way that await between their queries: the cache closes it only when none is. */
   users = 0;
   closed = false;
@@ -64,35 +92,56 @@ export class Segment {
     readonly bytes: number,
   ) {}
 
+  /** The rows of a statement (prepared once), each an array of its columns. */
+  private rows(sql: string, values: (string | number)[]): unknown[][] {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    const rows: unknown[][] = [];
+    try {
+      statement.bind(values);
+      while (statement.step()) rows.push(statement.get([]));
+    } finally {
+      statement.reset(true);
+    }
+    return rows;
+  }
+
   /** Matching documents below `before`, newest first, at most `limit`. */
-  matches(query: string, before: number, limit: number): { doc: number; thread: string }[] {
-    return this.db.selectObjects(
+  matches(query: SegmentQuery, before: number, limit: number): { doc: number; thread: string }[] {
+    return this.rows(
       'SELECT doc, thread FROM docs WHERE doc IN (SELECT rowid FROM found WHERE found MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?) ORDER BY doc DESC',
-      [query, before, limit],
-    ) as { doc: number; thread: string }[];
+      [query.fts, before, limit],
+    ).map(([doc, thread]) => ({ doc: doc as number, thread: thread as string }));
   }
 
   /** A thread's matching documents, newest first, at most `limit`. */
-  threadMatches(query: string, threadId: string, limit: number): { doc: number; message: string }[] {
-    const docs = this.db.selectObjects('SELECT doc, message FROM docs WHERE thread = ? ORDER BY doc DESC', [
-      threadId,
-    ]) as { doc: number; message: string }[];
-    const check = this.db.prepare('SELECT 1 FROM found WHERE found MATCH ? AND rowid = ?');
-    try {
-      const found: { doc: number; message: string }[] = [];
-      for (const d of docs) {
-        if (check.bind([query, d.doc]).step()) found.push(d);
-        check.reset();
-        if (found.length === limit) break;
-      }
-      return found;
-    } finally {
-      check.finalize();
+  threadMatches(query: SegmentQuery, threadId: string, limit: number): { doc: number; message: string }[] {
+    const found: { doc: number; message: string }[] = [];
+    for (const [doc, message, words] of this.rows(
+      'SELECT doc, message, words FROM docs WHERE thread = ? ORDER BY doc DESC',
+      [threadId],
+    )) {
+      if (found.length === limit) break;
+      if (query.test(words as string)) found.push({ doc: doc as number, message: message as string });
     }
+    return found;
+  }
+
+  /** Its first `limit` words that begin with `prefix`, in byte order (as Redis orders the live index's). */
+  completions(prefix: string, limit: number): string[] {
+    if (!this.vocabulary) {
+      // In the connection's own temporary schema: the file stays read-only.
+      this.db.exec("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, found, 'row')");
+      this.vocabulary = true;
+    }
+    return this.rows(
+      'SELECT term FROM vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111) ORDER BY term LIMIT ?2',
+      [prefix, limit],
+    ).map(([term]) => term as string);
   }
 
   text(doc: number): string {
-    return (this.db.selectValue('SELECT text FROM docs WHERE doc = ?', [doc]) as string | undefined) ?? '';
+    return (this.rows('SELECT text FROM docs WHERE doc = ?', [doc])[0]?.[0] as string | undefined) ?? '';
   }
 
   /** Every document, by number (a merge writes them into one segment). */
@@ -115,6 +164,7 @@ export class Segment {
 
   close(): void {
     this.closed = true;
+    for (const statement of this.statements.values()) statement.finalize();
     this.db.close();
   }
 }

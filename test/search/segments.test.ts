@@ -69,7 +69,7 @@ async function mail(x: Side, i: number): Promise<void> {
       inbox_id: x.s.inboxId,
       to: outboundTo[Math.floor(i / 7)],
       subject: `Commande fournisseur ${i % 3}`,
-      text: `commande ${WORDS[i % 7]} livraison lot${i % 4}`,
+      text: `commande ${WORDS[i % 7]} livraison lot${i % 4} ref${i}`,
     });
     if (sent.status !== 200) throw new Error(JSON.stringify(sent.body));
     x.names.set(sent.body.message.id, name);
@@ -85,7 +85,7 @@ async function mail(x: Side, i: number): Promise<void> {
     mailFrom(
       correspondents[thread]!,
       `Chantier ${thread}`,
-      `commande ${WORDS[i % 7]} ${WORDS[(i * 3) % 7]} lot${i % 4} ${'suite '.repeat(i % 5)}`,
+      `commande ${WORDS[i % 7]} ${WORDS[(i * 3) % 7]} lot${i % 4} ref${i} ${'suite '.repeat(i % 5)}`,
     ),
   );
   x.names.set(got.message_id, name);
@@ -113,6 +113,9 @@ const QUERIES: [string, Record<string, unknown>][] = [
   ['lot', {}],
   ['fournisseur livraison', {}],
   ['suite zinc', {}],
+  // More than 64 words begin with it: the first 64 in byte order, live and moved alike.
+  ['commande ref', {}],
+  ['ref1', {}],
   ['absent', {}],
   ['commande', { label: 'urgent' }],
   ['commande', { inbox: 'second' }],
