@@ -166,28 +166,34 @@ export interface ArchivedHit {
  * documents are newer than any of its moved ones: the live page shows it).
  */
 export async function archivedPage(
-  segments: readonly Segment[],
+  {
+    segments,
+    ofInbox,
+    query,
+  }: { segments: readonly Segment[]; ofInbox: (inboxId: string) => Segment[]; query: SegmentQuery },
   request: { terms: QueryTerms; before: number | null; limit: number },
-  query: SegmentQuery,
   shown: (threadIds: string[]) => Promise<Map<string, StoredThread | null>>,
 ): Promise<{ hits: ArchivedHit[]; next: number | null }> {
   const hits: ArchivedHit[] = [];
   const decided = new Set<string>();
   const walk = descending(segments, query, request.before ?? Number.MAX_SAFE_INTEGER, request.limit + 1);
   let step = walk.next();
+  // Most matches are threads of their own: a page usually needs a page's worth, and one to tell more follow.
+  let batchSize = request.limit + 1;
   while (!step.done) {
     if (decided.size >= THREADS_READ_MAX) return { hits, next: step.value.doc + 1 };
     const batch: { doc: number; thread: string }[] = [];
-    for (; !step.done && batch.length < BATCH; step = walk.next()) {
+    for (; !step.done && batch.length < batchSize; step = walk.next()) {
       if (decided.has(step.value.thread)) continue;
       decided.add(step.value.thread);
       batch.push(step.value);
     }
+    batchSize = BATCH;
     const threads = await shown(batch.map((match) => match.thread));
     for (const { doc, thread: threadId } of batch) {
       const thread = threads.get(threadId);
       if (!thread) continue;
-      const matches = archivedMatches(segments, query, threadId, MESSAGE_IDS_MAX);
+      const matches = archivedMatches(ofInbox(thread.inbox_id), query, threadId, MESSAGE_IDS_MAX);
       // A newer match: shown on an earlier page.
       if (matches[0]?.doc !== doc) continue;
       if (hits.length === request.limit) return { hits, next: hits[hits.length - 1]!.doc };

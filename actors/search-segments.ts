@@ -20,8 +20,8 @@ import { readMessages, type StoredMessage } from './stored-records.js';
 import { openShelves, releaseSegments, type Shelved } from './search-archived.js';
 import * as searchLua from './bindings/search.generated.js';
 
-/** An inbox's segments beyond which the smaller ones are merged into one (a query reads each). */
-const SEGMENTS_MAX = 8;
+/** An inbox's segments beyond which the smaller ones are merged into one, down to half: a query reads each. */
+const SEGMENTS_MAX = 4;
 /** Postings one drop call rewrites at most: a script holds Redis while it runs. */
 const TARGETS_PER_DROP = 512;
 /** Records read at a time from the records' front when looking for moved ones to cut. */

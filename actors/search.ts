@@ -16,7 +16,14 @@ import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
-import { archivedMatches, archivedPage, openShelves, releaseSegments, segmentCompletions } from './search-archived.js';
+import {
+  archivedMatches,
+  archivedPage,
+  openShelves,
+  releaseSegments,
+  segmentCompletions,
+  type Shelved,
+} from './search-archived.js';
 import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
 
@@ -226,12 +233,12 @@ type Page = { hits: SearchHit[]; next: number | null };
  * search segments give a page of their own (actors/search-archived.ts), merged with the live one.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  const [, { segments }] = await Promise.all([
+  const [, { shelves, segments }] = await Promise.all([
     filePending(rt, spaceId, true),
     openShelves(rt, spaceId, request.inboxIds),
   ]);
   try {
-    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments) : null;
+    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments, shelves) : null;
     const live =
       (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, archive)) ??
       (await searchFrom(rt, spaceId, request, null, archive))!;
@@ -239,9 +246,7 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
     if (!archive?.completions.length) return live;
     return mergePages(
       live,
-      await archivedPage(segments, request, archive.query, (ids) =>
-        shownFromSegments(rt, spaceId, request, ids, archive),
-      ),
+      await archivedPage(archive, request, (ids) => shownFromSegments(rt, spaceId, request, ids, archive)),
       request.limit,
     );
   } finally {
@@ -256,6 +261,8 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
  */
 interface Archive {
   segments: readonly Segment[];
+  /** Those of one inbox: where a thread's documents are. */
+  ofInbox: (inboxId: string) => Segment[];
   completions: string[];
   query: SegmentQuery;
 }
@@ -265,10 +272,16 @@ async function archiveOf(
   spaceId: string,
   terms: QueryTerms,
   segments: readonly Segment[],
+  shelves: readonly Shelved[],
 ): Promise<Archive> {
   const [live] = await execAll<string[]>(queueCompletions(rt.redis.pipeline(), spaceId, terms.prefix));
   const completions = segmentCompletions(segments, terms.prefix, live!, COMPLETIONS_MAX);
-  return { segments, completions, query: new SegmentQuery(terms.words, completions) };
+  return {
+    segments,
+    ofInbox: (inboxId) => segments.filter((_, i) => shelves[i]!.inboxId === inboxId),
+    completions,
+    query: new SegmentQuery(terms.words, completions),
+  };
 }
 
 /** The first COMPLETIONS_MAX indexed words that begin with `prefix`, in byte order. */
@@ -566,9 +579,12 @@ async function withMessages(
     // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
     const archived =
       archive && docs.length < MESSAGE_IDS_MAX
-        ? archivedMatches(archive.segments, archive.query, thread.id, MESSAGE_IDS_MAX - docs.length).filter(
-            (match) => !docs.includes(match.doc),
-          )
+        ? archivedMatches(
+            archive.ofInbox(thread.inbox_id),
+            archive.query,
+            thread.id,
+            MESSAGE_IDS_MAX - docs.length,
+          ).filter((match) => !docs.includes(match.doc))
         : [];
     return {
       thread,

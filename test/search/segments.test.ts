@@ -213,7 +213,7 @@ t.test('a crash between listing a segment and dropping it from the live index', 
   t.equal(new Set(items.map((item: { thread: { id: string } }) => item.thread.id)).size, items.length);
 });
 
-t.test("an inbox's segments are merged past 8; everything moved leaves a few bytes a message", async (t) => {
+t.test("an inbox's segments are merged past 4; everything moved leaves a few bytes a message", async (t) => {
   const before = await index(moved);
   const rest = [...moved.threads.keys()].filter(
     (id) => !['t0', 't1', 't2', 't3', 't4', 't5', 't6'].includes(moved.threads.get(id)!),
@@ -223,7 +223,7 @@ t.test("an inbox's segments are merged past 8; everything moved leaves a few byt
   await moveToSegments(svc.rt, moved.s.spaceId, [...moved.threads.keys()]);
   const shelves = await shelvesOf(svc.rt, moved.s.spaceId, null);
   for (const inboxId of [moved.s.inboxId, moved.second.id])
-    t.ok(shelves.filter((shelved) => shelved.inboxId === inboxId).length <= 8, 'at most 8 segments an inbox');
+    t.ok(shelves.filter((shelved) => shelved.inboxId === inboxId).length <= 4, 'at most 4 segments an inbox');
   await sameAnswers(t, 'every thread moved, merged');
   const after = await index(moved);
   const messages = moved.names.size;
