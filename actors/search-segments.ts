@@ -22,6 +22,12 @@ import * as searchLua from './bindings/search.generated.js';
 
 /** An inbox's segments beyond which the smaller ones are merged into one, down to half: a query reads each. */
 const SEGMENTS_MAX = 4;
+/**
+ * Documents past which a segment is merged no more (about 350 MB, built and read whole in memory, in
+ * SQLite's WebAssembly memory of 4 GB at most): an inbox keeps one segment of each 250,000 archived
+ * messages, and up to SEGMENTS_MAX smaller ones.
+ */
+const SEGMENT_DOCS_MAX = 250_000;
 /** Postings one drop call rewrites at most: a script holds Redis while it runs. */
 const TARGETS_PER_DROP = 512;
 /** Records read at a time from the records' front when looking for moved ones to cut. */
@@ -202,15 +208,20 @@ async function cutFront(rt: Runtime, spaceId: string): Promise<void> {
   await searchLua.cutDocs(rt.scripts, { docs: docsKey }, { cut, upTo: cut + at - 1 });
 }
 
-/** Merges the smaller of an inbox's segments into one when it has more than SEGMENTS_MAX, down to half of them. */
+/**
+ * Merges the smaller of an inbox's segments (under SEGMENT_DOCS_MAX documents) into one when they are
+ * more than SEGMENTS_MAX, down to half of them.
+ */
 async function mergeSegments(rt: Runtime, spaceId: string, inboxId: string): Promise<void> {
   const { shelves, segments } = await openShelves(rt, spaceId, [inboxId]);
   try {
-    if (shelves.length <= SEGMENTS_MAX) return;
-    const smaller = shelves
+    const small = shelves
       .map((shelved, i) => ({ shelved, segment: segments[i]! }))
+      .filter(({ shelved }) => shelved.documents < SEGMENT_DOCS_MAX);
+    if (small.length <= SEGMENTS_MAX) return;
+    const smaller = small
       .sort((a, b) => a.shelved.documents - b.shelved.documents)
-      .slice(0, shelves.length - SEGMENTS_MAX / 2 + 1);
+      .slice(0, small.length - SEGMENTS_MAX / 2 + 1);
     await writeSegment(
       rt,
       spaceId,
