@@ -28,6 +28,7 @@ import {
 } from './history-names.js';
 import { readDocument, type HistoryDocument } from './history-records.js';
 import { messageIdEntry } from './stored-records.js';
+import { moveToSegments } from './search-segments.js';
 
 /** Statuses that keep a thread in Redis: the message still has to be approved or to leave. */
 const UNFINISHED = new Set(['draft', 'queued', 'sending']);
@@ -67,15 +68,16 @@ const namesOf = (ids: string[], msgids: string[]): string[] => [
   ...fieldsOf(msgids).map(receivedName),
 ];
 
-/**
- * Moves one thread into history when it may go (idle since ARCHIVE_AFTER_DAYS, every message finished):
- * its document written to the blob store (durable when `put` answers), then Redis's records dropped, if
- * the thread is still as read. A crash between the two leaves the thread in Redis, readable, and a
- * document no record names (the blob sweep removes it); the next visit moves it again. A thread moves
- * whole: its messages are read in one pipeline and its document built in memory (bodies over 2 KB and
- * files stay where they are, in the blob store).
- */
-export async function moveThread(rt: Runtime, spaceId: string, threadId: string): Promise<Looked> {
+/** A thread that may move, as read: its hash, its message ids and their hashes. */
+interface Movable {
+  threadId: string;
+  fields: Record<string, string>;
+  ids: string[];
+  messages: Record<string, string>[];
+}
+
+/** Reads a thread to move it: 'waiting' while a message is unfinished, 'stale' when it is not idle or not there. */
+async function readMovable(rt: Runtime, spaceId: string, threadId: string): Promise<Movable | Looked> {
   const keys = spaceKeys(spaceId);
   const [thread, set, activity] = await execAll<Record<string, string> | string[] | string | null>(
     rt.redis
@@ -94,6 +96,17 @@ export async function moveThread(rt: Runtime, spaceId: string, threadId: string)
   const messages = await execAll<Record<string, string>>(reads);
   if (messages.some((message) => !message.status)) return 'stale';
   if (messages.some((message) => UNFINISHED.has(message.status!))) return 'waiting';
+  return { threadId, fields, ids, messages };
+}
+
+/**
+ * Moves a thread as read into history: its document written to the blob store (durable when `put`
+ * answers), then Redis's records dropped, if the thread is still as read. A crash between the two
+ * leaves the thread in Redis, readable, and a document no record names (the blob sweep removes it);
+ * the next visit moves it again. A thread moves whole: its document is built in memory (bodies over
+ * 2 KB and files stay where they are, in the blob store).
+ */
+async function writeMove(rt: Runtime, spaceId: string, { threadId, fields, ids, messages }: Movable): Promise<Looked> {
   const document: HistoryDocument = {
     ids,
     idsInHash: Boolean(fields.msgs),
@@ -115,6 +128,37 @@ export async function moveThread(rt: Runtime, spaceId: string, threadId: string)
     msgids: JSON.stringify(fieldsOf(document.msgids)),
   });
   return 'moved' in reply ? 'moved' : 'stale';
+}
+
+/** Threads read, their words moved to the search segments, then moved, at a time: what a visit holds in memory. */
+const MOVE_BATCH = 200;
+
+/**
+ * Moves these threads into history when they may go (idle since ARCHIVE_AFTER_DAYS, every message
+ * finished), a batch at a time: their words first leave the live search index for the search segments
+ * (actors/search-segments.ts), then each thread moves (writeMove). Answers what was done to each.
+ */
+async function moveThreads(rt: Runtime, spaceId: string, threadIds: string[]): Promise<Looked[]> {
+  const looked: Looked[] = [];
+  for (let from = 0; from < threadIds.length; from += MOVE_BATCH) {
+    const read: (Movable | Looked)[] = [];
+    for (const threadId of threadIds.slice(from, from + MOVE_BATCH))
+      read.push(await readMovable(rt, spaceId, threadId));
+    const movable = read.filter((one): one is Movable => typeof one !== 'string');
+    if (movable.length)
+      await moveToSegments(
+        rt,
+        spaceId,
+        movable.map((one) => one.threadId),
+      );
+    for (const one of read) looked.push(typeof one === 'string' ? one : await writeMove(rt, spaceId, one));
+  }
+  return looked;
+}
+
+/** Moves one thread into history when it may go (moveThreads). */
+export async function moveThread(rt: Runtime, spaceId: string, threadId: string): Promise<Looked> {
+  return (await moveThreads(rt, spaceId, [threadId]))[0]!;
 }
 
 /** The messageIds entries (field, value, ...) of the received messages among these, those that name them. */
@@ -245,10 +289,14 @@ export async function visitSpace(rt: Runtime, spaceId: string, budget: number): 
   for (let i = 0; i < idle.length; i += 2) candidates.push({ id: idle[i]!, score: Number(idle[i + 1]) });
   for (const id of waiting as string[]) candidates.push({ id, score: null });
   let moved = 0;
-  for (const { id, score } of candidates) {
-    const looked = await moveThread(rt, spaceId, id);
-    if (looked === 'moved') moved++;
-    if (looked === 'waiting') await rt.redis.sadd(keys.historyWaiting, id);
+  const looked = await moveThreads(
+    rt,
+    spaceId,
+    candidates.map(({ id }) => id),
+  );
+  for (const [i, { id, score }] of candidates.entries()) {
+    if (looked[i] === 'moved') moved++;
+    if (looked[i] === 'waiting') await rt.redis.sadd(keys.historyWaiting, id);
     else if (score === null) await rt.redis.srem(keys.historyWaiting, id);
   }
   const full = idle.length === 2 * budget;

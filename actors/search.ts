@@ -16,6 +16,15 @@ import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
 import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
+import {
+  archivedMatches,
+  archivedPage,
+  openShelves,
+  releaseSegments,
+  segmentCompletions,
+  type Shelved,
+} from './search-archived.js';
+import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
 import { recordsInHistory } from './history-records.js';
 
@@ -88,8 +97,6 @@ export function afterIndexing(rt: Runtime, spaceId: string, pending: number | nu
   );
 }
 
-/** A document's record: the bodies of its message id and thread id (src/ids.ts), 20 characters each. */
-const RECORD_CHARS = 2 * ID_BODY_CHARS;
 /** Indexed words the last word of a query completes to, in alphabetical order (a longer prefix narrows them). */
 const COMPLETIONS_MAX = 64;
 /** Documents one call walks, and threads it reads, before answering a shorter page with a cursor. */
@@ -213,6 +220,8 @@ export interface SearchHit {
   /** The thread's matching messages, newest first (at most MESSAGE_IDS_MAX). */
   message_ids: string[];
   snippet: string;
+  /** The document it is shown at: its newest match. */
+  doc: number;
 }
 
 type Page = { hits: SearchHit[]; next: number | null };
@@ -221,13 +230,134 @@ type Page = { hits: SearchHit[]; next: number | null };
  * A page of matching threads, newest match first; `next` is the next page's `before`, null after the
  * last page. First from the postings' newest numbers only (a common word's posting grows with the
  * space: read whole, its bytes and the union's bitmap made the cost grow with the mail); when the page
- * needs a document older than what was read, again from the whole postings.
+ * needs a document older than what was read, again from the whole postings. The documents moved to
+ * search segments give a page of their own (actors/search-archived.ts), merged with the live one.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  await filePending(rt, spaceId, true);
-  return (
-    (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings)) ??
-    (await searchFrom(rt, spaceId, request, null))!
+  const [, { shelves, segments }] = await Promise.all([
+    filePending(rt, spaceId, true),
+    openShelves(rt, spaceId, request.inboxIds),
+  ]);
+  try {
+    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments, shelves) : null;
+    const live =
+      (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, archive)) ??
+      (await searchFrom(rt, spaceId, request, null, archive))!;
+    // No completion: nothing matches, in the segments either.
+    if (!archive?.completions.length) return live;
+    return mergePages(
+      live,
+      await archivedPage(archive, request, (ids) => shownFromSegments(rt, spaceId, request, ids, archive)),
+      request.limit,
+    );
+  } finally {
+    releaseSegments(segments);
+  }
+}
+
+/**
+ * The segments a search reads and what it asks of them: the last word's completions are the first
+ * COMPLETIONS_MAX words of the live index's and the segments' together, as they were of the live
+ * index alone before the move; both sides complete the last word to them.
+ */
+interface Archive {
+  segments: readonly Segment[];
+  /** Those of one inbox: where a thread's documents are. */
+  ofInbox: (inboxId: string) => Segment[];
+  completions: string[];
+  query: SegmentQuery;
+}
+
+async function archiveOf(
+  rt: Runtime,
+  spaceId: string,
+  terms: QueryTerms,
+  segments: readonly Segment[],
+  shelves: readonly Shelved[],
+): Promise<Archive> {
+  const [live] = await execAll<string[]>(queueCompletions(rt.redis.pipeline(), spaceId, terms.prefix));
+  const completions = segmentCompletions(segments, terms.prefix, live!, COMPLETIONS_MAX);
+  return {
+    segments,
+    ofInbox: (inboxId) => segments.filter((_, i) => shelves[i]!.inboxId === inboxId),
+    completions,
+    query: new SegmentQuery(terms.words, completions),
+  };
+}
+
+/** The first COMPLETIONS_MAX indexed words that begin with `prefix`, in byte order. */
+const queueCompletions = (pipeline: ReturnType<Runtime['redis']['pipeline']>, spaceId: string, prefix: string) =>
+  pipeline.zrangebylex(
+    spaceKeys(spaceId).searchWords,
+    `[${prefix}`,
+    Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
+    'LIMIT',
+    0,
+    COMPLETIONS_MAX,
+  );
+
+/**
+ * The two pages as one: each has decided every document from its `next` up (all of them when null),
+ * so the hits from the higher of both are the merged page's, cut to its length.
+ */
+function mergePages(live: Page, archived: Page, limit: number): Page {
+  const floor = Math.max(live.next ?? -1, archived.next ?? -1);
+  const hits = [...live.hits, ...archived.hits].filter((hit) => hit.doc >= floor).sort((a, b) => b.doc - a.doc);
+  if (hits.length > limit) return { hits: hits.slice(0, limit), next: hits[limit - 1]!.doc };
+  return { hits, next: floor >= 0 ? floor : null };
+}
+
+/**
+ * Which of these threads a page of the segments may show: those that exist, carry the label asked and
+ * have no live document that matches (read from the whole postings, once, when one has live documents).
+ */
+async function shownFromSegments(
+  rt: Runtime,
+  spaceId: string,
+  request: SearchRequest,
+  ids: string[],
+  archive: Archive,
+): Promise<Map<string, StoredThread | null>> {
+  const threads = await readThreads(rt, spaceId, ids);
+  let terms: Promise<Term[] | null> | null = null;
+  const shown = new Map<string, StoredThread | null>();
+  for (const [id, { thread, docs }] of threads) {
+    if (!thread || !labelled(thread, request.label)) continue;
+    terms ??= docs.length ? readTerms(rt, spaceId, request, null, archive).then((read) => read?.terms ?? null) : null;
+    const live = docs.length ? await terms : null;
+    let matched = false;
+    for (let i = 0; live && !matched && i < docs.length; i++) matched = live.every((term) => term.has(docs.at(i)));
+    shown.set(id, matched ? null : thread);
+  }
+  return shown;
+}
+
+const labelled = (thread: StoredThread, label: string | null): boolean =>
+  !label || (JSON.parse(thread.labels || '[]') as string[]).includes(label);
+
+/** Threads and their live document numbers, in one round trip. */
+async function readThreads(
+  rt: Runtime,
+  spaceId: string,
+  ids: string[],
+): Promise<Map<string, { thread: StoredThread | null; docs: Numbers }>> {
+  const keys = spaceKeys(spaceId);
+  const reads = rt.redis.pipeline();
+  for (const id of ids) {
+    queueThread(reads, spaceId, id);
+    reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
+  }
+  const replies = await execAll<unknown>(reads);
+  return new Map(
+    ids.map((id, i) => [
+      id,
+      {
+        thread: threadOf(replies[3 * i] as (string | null)[], id),
+        docs: new Numbers(
+          (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
+        ),
+      },
+    ]),
   );
 }
 
@@ -241,17 +371,17 @@ async function searchFrom(
   spaceId: string,
   request: SearchRequest,
   tail: number | null,
+  archive: Archive | null,
 ): Promise<Page | null> {
-  const read = await readTerms(rt, spaceId, request, tail);
+  const read = await readTerms(rt, spaceId, request, tail, archive);
   if (!read) return { hits: [], next: null };
   const { terms, floor } = read;
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
   const matches = (doc: number): boolean => driver!.has(doc) && others.every((term) => term.has(doc));
-  const keys = spaceKeys(spaceId);
   const found: Found[] = [];
   const answer = async (next: number | null): Promise<Page | null> =>
     (await withOlderMatches(rt, terms, found))
-      ? { hits: await withMessages(rt, spaceId, found, request.terms), next }
+      ? { hits: await withMessages(rt, spaceId, found, request.terms, archive), next }
       : null;
   const decided = new Set<string>();
   const documents = driver!.descending(request.before ?? Number.MAX_SAFE_INTEGER);
@@ -276,28 +406,12 @@ async function searchFrom(
     if (!batch.length && step.done) return answer(null);
     if (!batch.length) break;
     const batchRecords = await records(rt, spaceId, batch);
-    const threadIds = batchRecords.map((record) => `thr_${record.slice(ID_BODY_CHARS)}`);
-    const fresh = [...new Set(threadIds.filter((id) => !decided.has(id)))];
-    const reads = rt.redis.pipeline();
-    for (const id of fresh) {
-      queueThread(reads, spaceId, id);
-      reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
-    }
-    const replies = await execAll<unknown>(reads);
-    const threads = new Map(
-      fresh.map((id, i) => [
-        id,
-        {
-          thread: threadOf(replies[3 * i] as (string | null)[], id),
-          docs: new Numbers(
-            (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
-          ),
-        },
-      ]),
-    );
+    // A document moved to a segment has no record: a posting its drop missed may still name it.
+    const threadIds = batchRecords.map((record) => (record ? `thr_${record.slice(ID_BODY_CHARS)}` : ''));
+    const threads = await readThreads(rt, spaceId, [...new Set(threadIds.filter((id) => id && !decided.has(id)))]);
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
-      if (decided.has(id)) continue;
+      if (!id || decided.has(id)) continue;
       decided.add(id);
       const { thread, docs } = threads.get(id)!;
       const own: number[] = [];
@@ -308,12 +422,7 @@ async function searchFrom(
         else if (matches(docs.at(j))) own.push(docs.at(j));
       }
       // A newer match means the thread was shown on an earlier page (or is newer than the search).
-      if (
-        !thread ||
-        own[0] !== doc ||
-        (request.label && !(JSON.parse(thread.labels || '[]') as string[]).includes(request.label))
-      )
-        continue;
+      if (!thread || own[0] !== doc || !labelled(thread, request.label)) continue;
       if (found.length === request.limit) return answer(found[found.length - 1]!.docs[0]!);
       found.push({ thread, docs: own, older, newest: `msg_${batchRecords[i]!.slice(0, ID_BODY_CHARS)}` });
     }
@@ -377,6 +486,7 @@ async function readTerms(
   spaceId: string,
   request: SearchRequest,
   tail: number | null,
+  archive: Archive | null,
 ): Promise<{ terms: Term[]; floor: number } | null> {
   const keys = spaceKeys(spaceId);
   const { words, prefix } = request.terms;
@@ -401,36 +511,27 @@ async function readTerms(
       keys.searchWord(word),
     );
   const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
-  const first = rt.redis.pipeline();
-  first.zrangebylex(
-    keys.searchWords,
-    `[${prefix}`,
-    Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
-    'LIMIT',
-    0,
-    COMPLETIONS_MAX,
-  );
+  const first = queueCompletions(rt.redis.pipeline(), spaceId, prefix);
   for (const word of words) readWord(first, word);
   for (const key of inboxKeys) readPosting(first, key);
-  const [completions, ...postings] = await execAll<unknown>(first);
+  const [liveCompletions, ...postings] = await execAll<unknown>(first);
+  const completions = archive?.completions ?? (liveCompletions as string[]);
   const exact = words.map((word, i) => new Term([wordPosting(postings, 2 * i, word)]));
   const inboxes = request.inboxIds
     ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))]
     : [];
-  if ((completions as string[]).length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
+  if (completions.length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
   const second = rt.redis.pipeline();
-  for (const word of completions as string[]) readWord(second, word);
+  for (const word of completions) readWord(second, word);
   const completedReplies = await execAll<unknown>(second);
-  const completed = new Term((completions as string[]).map((word, i) => wordPosting(completedReplies, 2 * i, word)));
+  const completed = new Term(completions.map((word, i) => wordPosting(completedReplies, 2 * i, word)));
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 
-/** The documents' records (`<message id body><thread id body>`), in one round trip. */
+/** The documents' records (`<message id body><thread id body>`; '' for one moved to a segment), in one round trip. */
 async function records(rt: Runtime, spaceId: string, docs: number[]): Promise<string[]> {
-  const reads = rt.redis.pipeline();
-  for (const doc of docs)
-    reads.getrange(spaceKeys(spaceId).searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + RECORD_CHARS - 1);
-  return execAll<string>(reads);
+  if (!docs.length) return [];
+  return (await searchLua.readDocs(rt.scripts, { docs: spaceKeys(spaceId).searchDocs }, { documents: docs })).records;
 }
 
 /**
@@ -448,40 +549,57 @@ interface Found {
  * The hits of the page, in one round trip: the older matches' message ids, and the newest one's text for
  * the snippet (read back from the blob store when over 2 KB).
  */
-async function withMessages(rt: Runtime, spaceId: string, found: Found[], terms: QueryTerms): Promise<SearchHit[]> {
+async function withMessages(
+  rt: Runtime,
+  spaceId: string,
+  found: Found[],
+  terms: QueryTerms,
+  archive: Archive | null,
+): Promise<SearchHit[]> {
   if (!found.length) return [];
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
-  for (const { newest, docs } of found) {
-    reads.hmget(keys.message(newest), 'text', 'body_blobs');
-    for (const doc of docs.slice(1))
-      reads.getrange(keys.searchDocs, doc * RECORD_CHARS, doc * RECORD_CHARS + ID_BODY_CHARS - 1);
-  }
-  const replies = await execAll<string | null | (string | null)[]>(reads);
-  let at = 0;
-  const newest = found.map((_, index) => {
-    const fields = replies[at] as (string | null)[];
-    at += found[index]!.docs.length;
-    return fields;
-  });
-  // The newest match of a thread in history: its text is in the thread's document.
-  const gone = found.filter((_, index) => newest[index]![0] === null).map((thread) => thread.newest);
+  for (const { newest } of found) reads.hmget(keys.message(newest), 'text', 'body_blobs');
+  const [bodies, older] = await Promise.all([
+    execAll<(string | null)[]>(reads),
+    records(
+      rt,
+      spaceId,
+      found.flatMap(({ docs }) => docs.slice(1)),
+    ),
+  ]);
+  // A live match of a thread in history (its words not moved to a segment yet): its text is in the thread's document.
+  const gone = found.filter((_, index) => bodies[index]![0] === null).map((thread) => thread.newest);
   const inHistory = await recordsInHistory(rt, spaceId, gone);
   const texts = await withBodies(
     rt,
     spaceId,
-    found.map(({ newest: id }, index) => {
-      const record = inHistory.get(id);
-      const [text, blobs] = record ? [record.text, record.body_blobs] : newest[index]!;
+    found.map(({ newest }, index) => {
+      const record = inHistory.get(newest);
+      const [text, blobs] = record ? [record.text, record.body_blobs] : bodies[index]!;
       return textOnly(text ?? '', blobs ?? '');
     }),
   );
-  at = 0;
+  let at = 0;
   return found.map(({ thread, newest, docs }, index) => {
     const text = texts[index]!.text;
-    at++;
-    const older = (replies.slice(at, (at += docs.length - 1)) as string[]).map((body) => `msg_${body}`);
-    // A corrected draft is a document per version: one id for them all.
-    return { thread, message_ids: [...new Set([newest, ...older])], snippet: snippet(text || thread.subject, terms) };
+    const ids = older.slice(at, (at += docs.length - 1)).map((record) => `msg_${record.slice(0, ID_BODY_CHARS)}`);
+    // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
+    const archived =
+      archive && docs.length < MESSAGE_IDS_MAX
+        ? archivedMatches(
+            archive.ofInbox(thread.inbox_id),
+            archive.query,
+            thread.id,
+            MESSAGE_IDS_MAX - docs.length,
+          ).filter((match) => !docs.includes(match.doc))
+        : [];
+    return {
+      thread,
+      doc: docs[0]!,
+      // A corrected draft is a document per version: one id for them all.
+      message_ids: [...new Set([newest, ...ids, ...archived.map((match) => match.message)])],
+      snippet: snippet(text || thread.subject, terms),
+    };
   });
 }

@@ -114,6 +114,11 @@ export interface Config {
    * (3 bytes each); a query that needs older ones reads its postings whole (actors/search.ts).
    */
   searchTailPostings: number;
+  /**
+   * SEARCH_SEGMENT_CACHE_BYTES: the bytes of search segments (actors/search-segments.ts) a process keeps
+   * open once read from the blob store, its least recently read closed first.
+   */
+  searchSegmentCacheBytes: number;
   /** The workspace's instances and waits (docs/contract.md, Decision 12; src/workspace/, actors/workspace.ts). */
   workspace: WorkspaceSettings;
 }
@@ -608,6 +613,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobStore: parseBlobStore(s.BLOB_STORE),
     attachmentMaxBytes: s.ATTACHMENT_MAX_BYTES,
     searchTailPostings: s.SEARCH_TAIL_POSTINGS,
+    searchSegmentCacheBytes: s.SEARCH_SEGMENT_CACHE_BYTES,
     workspace: workspaceSettings(s),
   };
 }

@@ -61,6 +61,13 @@ export const SETTINGS = Type.Object({
     description:
       'The newest document numbers search_threads reads of each word\'s posting at first; a query that needs older ones reads them whole (docs/architecture.md, "Search").',
   }),
+  SEARCH_SEGMENT_CACHE_BYTES: Type.Integer({
+    default: 268435456,
+    minimum: 0,
+    shown: '`268435456` (256 MB)',
+    description:
+      'The bytes of search segments (archived mail\'s index, read from the blob store) a process keeps open in memory, the least recently read closed first (docs/architecture.md, "Search").',
+  }),
   LOG_LEVEL: Type.Union(
     [Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')],
     {

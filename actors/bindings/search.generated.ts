@@ -2,6 +2,75 @@
 // Each function runs one script, its keys and arguments by name, put on the wire in the header's order.
 import type { Scripts } from '../../src/redis/scripts.js';
 
+// lua/search/cutDocs-1.lua
+export interface CutDocsKeys {
+  /** string of the index's 40-character document records */
+  docs: string;
+}
+export interface CutDocsArgs {
+  /** the last document cut as the caller read it (docsCut; 0 for none) */
+  cut: number;
+  /** the last document to cut */
+  upTo: number;
+}
+export type CutDocsReply =
+  { cut: number } | { moved: true }; // `cut`: the records left
+/**
+ * Cuts the records of documents moved to search segments from the front of the index's records
+ * (docsCut): records 0 to `upTo` - `cut` give way to one header naming `upTo`. The caller checked they
+ * are all marked (lua/search/dropDocs), and a mark is never undone; answers `moved` without writing
+ * when another cut came first.
+ * Never refuses.
+ */
+export function cutDocs(scripts: Scripts, keys: CutDocsKeys, args: CutDocsArgs): Promise<CutDocsReply> {
+  return scripts.run<CutDocsReply>(
+    'search/cutDocs',
+    [keys.docs],
+    [args.cut, args.upTo],
+  );
+}
+
+// lua/search/dropDocs-3.lua
+export interface DropDocsKeys {
+  /** string of the index's 40-character document records */
+  docs: string;
+  /** sorted set of the indexed words */
+  words: string;
+  /** hash word -> its only document number, for a word of one document */
+  once: string;
+  /** one an entry of ARGV[3 ..], in its order: the thread's hash, else a string of 3-byte document numbers */
+  targets: readonly string[];
+}
+export interface DropDocsArgs {
+  /** the documents dropped, decimal numbers, space-separated */
+  documents: string;
+  /** 1: mark their records too (the last call of a drop made in several) */
+  mark: number;
+  /** of each target: its name (`h:` a thread's hash, field `docs`; `t:` a thread's posting; `i:<inbox id>` an inbox's; else the word of a word's), then the documents dropped from it, ascending, space-separated */
+  entries: readonly (string | number)[];
+}
+export type DropDocsReply =
+  { marked: number }; // records marked now
+/**
+ * Drops documents from the live search index once a search segment holds them (actors/search-segments.ts):
+ * their numbers leave the postings, the threads' numbers and `once`, and their records are overwritten
+ * by a mark (40 "-"), which searches read as "not live" and lua/search/cutDocs removes from the front.
+ * A drop too large for one call is made in several, the threads' numbers and the marks in the last:
+ * until then the documents are still found live, and a search shows each once.
+ * The caller named every posting holding them, from their messages' words; a posting it missed (an
+ * older version of a corrected draft had other words) keeps 3 bytes a document that search skips, its
+ * record marked. Dropping a number a posting no longer holds writes nothing: a second call after a
+ * crash finishes the first.
+ * Never refuses.
+ */
+export function dropDocs(scripts: Scripts, keys: DropDocsKeys, args: DropDocsArgs): Promise<DropDocsReply> {
+  return scripts.run<DropDocsReply>(
+    'search/dropDocs',
+    [keys.docs, keys.words, keys.once, ...keys.targets],
+    [args.documents, args.mark, ...args.entries],
+  );
+}
+
 // lua/search/findDocs-0.lua
 export interface FindDocsKeys {
   /** strings of 3-byte big-endian document numbers, ascending */
@@ -65,5 +134,63 @@ export function postPending(scripts: Scripts, keys: PostPendingKeys, args: PostP
     'search/postPending',
     [keys.pending, keys.words, keys.once, ...keys.postings],
     [args.count, args.first, ...args.names],
+  );
+}
+
+// lua/search/readDocs-1.lua
+export interface ReadDocsKeys {
+  /** string of the index's 40-character document records */
+  docs: string;
+}
+export interface ReadDocsArgs {
+  /** document numbers */
+  documents: readonly (string | number)[];
+}
+export type ReadDocsReply =
+  { records: string[] }; // one a document, '' when it has none
+/**
+ * The records of the given documents (`<message id body><thread id body>`, lua/includes/indexMessage.lua),
+ * read where they sit now: the records' front may have been cut since the caller last looked (docsCut).
+ * A document moved to a search segment (marked, or cut) has none. Reads only.
+ * Never refuses.
+ */
+export function readDocs(scripts: Scripts, keys: ReadDocsKeys, args: ReadDocsArgs): Promise<ReadDocsReply> {
+  return scripts.run<ReadDocsReply>(
+    'search/readDocs',
+    [keys.docs],
+    [...args.documents],
+  );
+}
+
+// lua/search/shelveSegment-2.lua
+export interface ShelveSegmentKeys {
+  /** hash inbox id -> its segments' entries, comma-separated */
+  segments: string;
+  /** set of the space's blob hashes (base64url) */
+  blobs: string;
+}
+export interface ShelveSegmentArgs {
+  /** the inbox id */
+  inbox: string;
+  /** the segment: "<blob hash, base64url> <first document> <last document> <documents>" */
+  entry: string;
+  /** entries the segment merges (none for a new one) */
+  replaced: readonly (string | number)[];
+}
+export type ShelveSegmentReply =
+  { shelved: number } | { moved: true }; // `shelved`: the inbox's segments now
+/**
+ * Registers a search segment written to the blob store (actors/search-segments.ts): its entry joins
+ * its inbox's list, and its blob the space's blob set (the sweep then keeps it). A merged segment
+ * replaces the entries it was made from, whose blobs leave the set (the sweep removes them); answers
+ * `moved` without writing when one of them is no longer listed (another merge came first). An entry
+ * already listed is left as it is: a second call after a crash writes nothing.
+ * Never refuses.
+ */
+export function shelveSegment(scripts: Scripts, keys: ShelveSegmentKeys, args: ShelveSegmentArgs): Promise<ShelveSegmentReply> {
+  return scripts.run<ShelveSegmentReply>(
+    'search/shelveSegment',
+    [keys.segments, keys.blobs],
+    [args.inbox, args.entry, ...args.replaced],
   );
 }

@@ -1,7 +1,8 @@
 -- Search index writer at store time (actors/search.ts, docs/architecture.md "Search"): the message the
 -- calling script stores becomes the next document of its space's index, in the same atomic step, so
 -- every stored message is found and nothing unstored is. Its number n is the count of 40-character
--- records in `index.docs` (`<message id body><thread id body>`, appended); n, 3 bytes big-endian, is
+-- records in `index.docs` (`<message id body><thread id body>`) before its own is appended, plus the documents cut from
+-- its front once moved to search segments (docsCut); n, 3 bytes big-endian, is
 -- appended to its thread's numbers now, and queued with the inbox and words the message is found by
 -- (`entry`, "<inbox id> <word> ...": actors/search.ts indexing) in `index.pending`, whose entries
 -- search/postPending files in the inbox's and words' postings a batch at a time, and always before a
@@ -14,13 +15,17 @@
 -- `newThread`: the message opens a thread whose hash the caller writes next; its `docs` is then left to
 -- the caller (the returned posting), which writes it with the thread's other fields. Returns the
 -- message's posting and the number of entries pending; nil when it is not indexed.
+--- @include "docsCut"
 local DOCS_MAX = 13000000
 local THREAD_DOCS_MAX = 8
 
 local function indexMessage(index, messageId, threadId, entry, newThread)
-  local doc = redis.call('STRLEN', index.docs) / 40
+  -- The append answers the records' new length: no STRLEN before it. Past Redis's largest string it
+  -- fails alone (pcall): the message is stored, not indexed; a record past DOCS_MAX is never named.
+  local length = redis.pcall('APPEND', index.docs, string.sub(messageId, 5) .. string.sub(threadId, 5))
+  if type(length) ~= 'number' then return nil end
+  local doc = length / 40 - 1 + docsCut(index.docs)
   if doc >= DOCS_MAX then return nil end
-  redis.call('APPEND', index.docs, string.sub(messageId, 5) .. string.sub(threadId, 5))
   local posting = string.char(math.floor(doc / 65536), math.floor(doc / 256) % 256, doc % 256)
   if not newThread then
     local held = redis.call('HGET', index.thread, 'docs')

@@ -192,7 +192,8 @@ function keysOf(spaceId: string) {
     /**
      * The search index (actors/search.ts, docs/architecture.md "Search"), written by the scripts that store
      * messages. string: one 40-character record per indexed message, `<message id body><thread id body>`;
-     * a message's document number is its record's rank.
+     * a message's document number is its record's rank, plus the documents cut from the front once moved
+     * to search segments (a header record `#<last cut>`, lua/includes/docsCut.lua); a moved one's is 40 `-`.
      */
     searchDocs: `${tag}:s:docs`,
     /** sorted set (score 0, lex): every indexed word, for the last word of a query, a prefix. */
@@ -210,6 +211,12 @@ function keysOf(spaceId: string) {
     searchInbox: (inboxId: string) => `${tag}:s:i:${inboxId}`,
     /** string: the same for a thread's messages past the first 8, which its hash's `docs` holds (lua/includes/indexMessage.lua). */
     searchThread: (threadId: string) => `${tag}:s:t:${threadId}`,
+    /**
+     * hash: inbox id -> its search segments (actors/search-segments.ts), comma-separated entries
+     * "<blob hash, base64url> <first document> <last document> <documents>": the immutable SQLite files
+     * in the blob store that hold the documents moved out of the keys above.
+     */
+    searchSegments: `${tag}:s:segs`,
     /** hash: the space's contacts (docs/contract.md, Decision 11), address -> JSON {name?, fields?}: kept while any audience or campaign names them. */
     contacts: `${tag}:contacts`,
     /** sorted set (score 0, lex): the addresses of `contacts`, for the space-wide list_contacts in address order. */

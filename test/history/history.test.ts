@@ -126,6 +126,8 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   for (const id of ids) t.equal(await svc.rt.redis.exists(keys.message(id)), 0, `${id} left Redis`);
   t.equal(await svc.rt.redis.hlen(keys.messageIds), 0, 'the received Message-ID left the space hash');
   t.same((await readLayout(svc.rt, s.spaceId)).entries, 4, 'three message ids and one Message-ID named');
+  t.equal(await svc.rt.redis.hexists(keys.thread(threadId), 'docs'), 0, 'its words left the live search index');
+  t.equal(await svc.rt.redis.hlen(keys.searchSegments), 1, 'for a search segment of its inbox');
 
   const after = await readings(s, threadId, ids);
   t.same(after, before, 'every tool answers the same, every stored field the same');

@@ -13,7 +13,10 @@ import { MASTER_KEY } from '../helpers/domains.js';
 import { sender } from '../helpers/outbound.js';
 import { startService } from '../helpers/service.js';
 
-/** What a send costs Redis at most, with the benchmark's message (BENCHMARKS.md, "Sending"). */
+/**
+ * What a send costs Redis at most, with the benchmark's message (BENCHMARKS.md, "Sending"); one of them
+ * reads the search records' cut header (lua/includes/docsCut.lua), which numbers the message.
+ */
 const SEND_COMMANDS_MOST = 35;
 
 const svc = await startService({
