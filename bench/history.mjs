@@ -17,11 +17,10 @@
 // judged; exits non-zero when a message does not thread, a thread is not moved or a read answers wrong.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startRedis } from './lib.mjs';
+import { inProcessService } from './lib.mjs';
 
 const { values } = parseArgs({ options: { smoke: { type: 'boolean', default: false } } });
 const smoke = values.smoke;
@@ -41,34 +40,16 @@ const BUDGET = 100_000;
 if (THREADS < SPACES || THREADS < 4 * SAMPLES + WARMUP) throw new Error('too few messages for the spaces and samples');
 
 const root = new URL('..', import.meta.url).pathname;
-const load = (path) => import(join(root, 'dist', path));
-const { loadConfig } = await load('src/config.js');
-const { createRuntime } = await load('src/runtime.js');
-const { composeRuntime } = await load('src/cli/compose.js');
+const { rt, clock, load, dataDir, redisServer } = await inProcessService(root, 'history', {
+  WEBHOOKS_ENABLED: '0',
+});
 const { spaceKeys } = await load('src/redis/keys.js');
-const { ManualClock } = await load('src/clock.js');
 const { SEGMENT_NAME } = await load('src/blobs/source-log.js');
 const { authenticate, createSpace } = await load('actors/space.js');
 const { createInbox } = await load('actors/inbox.js');
 const { receiveInbound } = await load('actors/inbound.js');
 const { moveDueThreads } = await load('actors/history-index.js');
 const { callTool } = await load('src/tools/dispatch.js');
-const { REDIS_ENCODING_ARGS = [] } = await load('src/redis/local.js');
-
-const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-history-'));
-process.on('exit', () => rmSync(run, { recursive: true, force: true }));
-const port = await freePort();
-const redisServer = await startRedis(port, REDIS_ENCODING_ARGS);
-const env = {
-  REDIS_URL: `redis://127.0.0.1:${port}`,
-  MAILBOX_DATA_DIR: run,
-  MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  WEBHOOKS_ENABLED: '0',
-  PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
-};
-const clock = new ManualClock(Date.now() - 40 * 24 * 3600 * 1000);
-const rt = composeRuntime(createRuntime(loadConfig(env), { clock }));
 // A visit that fails is logged and left for its lease to end: the bench counts them.
 let failedVisits = 0;
 const logError = rt.log.error.bind(rt.log);
@@ -135,7 +116,10 @@ async function many(count, one) {
 
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await rt.redis.info('memory'))[1]);
 
-/** Bytes under the blob store's folder: the raw sources' segments and the other blobs (history documents). */
+/**
+ * Bytes under the blob store's folder: the raw sources' segments, and the other blobs: history documents
+ * and search segment files (those a merge replaced too, until the hourly sweep removes them).
+ */
 function blobBytes() {
   const bytes = { segments: 0, documents: 0, documentCount: 0 };
   const walk = (dir) => {
@@ -149,7 +133,7 @@ function blobBytes() {
       }
     }
   };
-  walk(join(run, 'blobs'));
+  walk(join(dataDir, 'blobs'));
   return bytes;
 }
 
@@ -372,8 +356,8 @@ const rows = [
   ],
   ['blob store bytes a message: raw sources', (sourceBytes.segments / MESSAGES).toFixed(0), ''],
   [
-    'blob store bytes a message: history documents',
-    `${(allBlobs.documents / MESSAGES).toFixed(0)} (${allBlobs.documentCount} documents)`,
+    'blob store bytes a message: history documents and search segment files',
+    `${(allBlobs.documents / MESSAGES).toFixed(0)} (${allBlobs.documentCount} files)`,
     '',
   ],
   ['get_thread live', `${ms(reads.live.get.p50)} / ${ms(reads.live.get.p99)}`, ''],

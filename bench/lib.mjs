@@ -1,8 +1,11 @@
 // What the Node benchmarks share (bench/lib.sh is the shell side).
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 
@@ -28,6 +31,34 @@ export async function startRedis(port, args = []) {
   process.on('exit', () => redis.kill('SIGKILL'));
   await new Promise((done) => redis.stdout.on('data', (chunk) => String(chunk).includes('Ready to accept') && done()));
   return redis;
+}
+
+/**
+ * The service of the build under `root` (its dist/) in this process, on its own redis-server (with the
+ * Redis settings that build asks for; none for a build from before them) and data dir, both gone at
+ * exit: a ManualClock 40 days back (inboxes warmed up: the day's quota is the plan's), plan `bench`,
+ * `env` on top. `load(path)` imports a module of that build.
+ */
+export async function inProcessService(root, name, env = {}) {
+  const load = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const [{ loadConfig }, { createRuntime }, { composeRuntime }, { ManualClock }, { REDIS_ENCODING_ARGS = [] }] =
+    await Promise.all(
+      ['src/config.js', 'src/runtime.js', 'src/cli/compose.js', 'src/clock.js', 'src/redis/local.js'].map(load),
+    );
+  const dataDir = mkdtempSync(join(tmpdir(), `mailbox-bench-${name}-`));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const redisServer = await startRedis(port, REDIS_ENCODING_ARGS);
+  const clock = new ManualClock(Date.now() - 40 * 24 * 3600 * 1000);
+  const config = loadConfig({
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+    MAILBOX_DATA_DIR: dataDir,
+    MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
+    ...env,
+  });
+  return { rt: composeRuntime(createRuntime(config, { clock })), clock, load, port, dataDir, redisServer };
 }
 
 /** `redis-cli -p <port>` for a benchmark's own Redis: its answer, trimmed (INFO sections, MEMORY USAGE). */

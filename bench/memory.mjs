@@ -9,12 +9,9 @@
 // then get_thread (a 20-message thread) and send_email latency, in process, at 10^3 and N messages.
 // `--smoke` (@bench-smoke): N = 1,000, a few latency samples, no timing judged (CI).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startRedis } from './lib.mjs';
+import { inProcessService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { smoke: { type: 'boolean', default: false }, root: { type: 'string', default: '.' } },
@@ -23,39 +20,16 @@ const root = resolve(values.root);
 const N = values.smoke ? 1_000 : Number(process.env.BENCH_MESSAGES ?? 100_000);
 const LATENCY_SAMPLES = values.smoke ? 20 : 300;
 const CONCURRENCY = 64;
-const load = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
-
-const { loadConfig } = await load('src/config.js');
-const { createRuntime } = await load('src/runtime.js');
-const { composeRuntime } = await load('src/cli/compose.js');
+const { rt, clock, load } = await inProcessService(root, 'memory', {
+  SEND_WINDOW: 'always',
+  SPACING_SECONDS: '0',
+  WEBHOOKS_ENABLED: '0',
+});
 const { spaceKeys } = await load('src/redis/keys.js');
-const { ManualClock } = await load('src/clock.js');
 const { authenticate, createSpace } = await load('actors/space.js');
 const { createInbox } = await load('actors/inbox.js');
 const { receiveInbound } = await load('actors/inbound.js');
 const { callTool } = await load('src/tools/dispatch.js');
-// The Redis settings the design under test asks for (none before this one).
-const { REDIS_ENCODING_ARGS = [] } = await load('src/redis/local.js');
-
-const run = mkdtempSync(join(tmpdir(), 'mailbox-bench-memory-'));
-process.on('exit', () => rmSync(run, { recursive: true, force: true }));
-
-const port = await freePort();
-await startRedis(port, REDIS_ENCODING_ARGS);
-
-const env = {
-  REDIS_URL: `redis://127.0.0.1:${port}`,
-  MAILBOX_DATA_DIR: run,
-  MAILBOX_MASTER_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  SEND_WINDOW: 'always',
-  SPACING_SECONDS: '0',
-  WEBHOOKS_ENABLED: '0',
-  PLANS: JSON.stringify({ bench: { inbox_cap: 5, daily_max: 10_000_000 } }),
-};
-// Inboxes created 40 days ago: warm-up over, the day's quota is the plan's.
-const clock = new ManualClock(Date.now() - 40 * 24 * 3600 * 1000);
-const rt = composeRuntime(createRuntime(loadConfig(env), { clock }));
 
 const TEXT = (
   'Bonjour Marie, suite à notre échange de mardi, voici le point sur la commande 4521 : livraison prévue jeudi, ' +
