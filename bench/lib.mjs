@@ -61,6 +61,15 @@ export async function inProcessService(root, name, env = {}) {
   return { rt: composeRuntime(createRuntime(config, { clock })), clock, load, port, dataDir, redisServer };
 }
 
+/** The authentication verdicts of a received benchmark message from `exp.test`: every check passed. */
+export const passedChecks = (from) => ({
+  spf: 'pass',
+  dkim: [{ domain: 'exp.test', selector: 's1', result: 'pass' }],
+  dmarc: 'pass',
+  arc: 'none',
+  header_from: from,
+});
+
 /** `redis-cli -p <port>` for a benchmark's own Redis: its answer, trimmed (INFO sections, MEMORY USAGE). */
 export const redisCli =
   (port) =>

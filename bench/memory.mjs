@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { inProcessService } from './lib.mjs';
+import { inProcessService, passedChecks } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { smoke: { type: 'boolean', default: false }, root: { type: 'string', default: '.' } },
@@ -95,13 +95,7 @@ const receive = (s, from, subject = 'Commande 4521') =>
       automatic: false,
       attachments: [],
       source: source(from, subject),
-      auth_results: {
-        spf: 'pass',
-        dkim: [{ domain: 'exp.test', selector: 's1', result: 'pass' }],
-        dmarc: 'pass',
-        arc: 'none',
-        header_from: from,
-      },
+      auth_results: passedChecks(from),
     },
   );
 
