@@ -3,7 +3,7 @@
  * (lua/includes/appendEvent.lua), read by event_feed (readFeed below), the realtime socket
  * (readEntries, awaitEntries: src/http/realtime.ts) and the webhook workers (src/webhooks/worker.ts).
  */
-import { recordsInHistory } from './history-records.js';
+import { withFieldsInHistory } from './history-records.js';
 import { copiesOf } from '../src/sending/recipients.js';
 import { StringDecoder } from 'node:string_decoder';
 import { isDeepStrictEqual } from 'node:util';
@@ -357,18 +357,16 @@ export async function completeEnvelopes(
     const keys = spaceKeys(spaceId);
     const reads = rt.redis.pipeline();
     for (const { fill } of pending) queueFlat(reads, 'hmget', [keys.message(fill.message_id), ...FILL_FIELDS]);
-    const read = await execAll<(string | null)[]>(reads);
     // A message of a thread in history: its hash, as stored, is in the thread's document.
-    const gone = pending.filter((_, i) => read[i]!.every((value) => value === null));
-    const inHistory = await recordsInHistory(
-      rt,
-      spaceId,
-      gone.map(({ fill }) => fill.message_id),
-    );
-    let messages = read.map((values, i) => {
-      const record = inHistory.get(pending[i]!.fill.message_id);
-      return filledOf(record ? FILL_FIELDS.map((field) => record[field] ?? null) : values);
-    });
+    let messages = (
+      await withFieldsInHistory(
+        rt,
+        spaceId,
+        pending.map(({ fill }) => fill.message_id),
+        FILL_FIELDS,
+        await execAll<(string | null)[]>(reads),
+      )
+    ).map(filledOf);
     const blobs = messages.map((m) => /(?:^| )text:([0-9a-f]+)/.exec(m.body_blobs)?.[1] ?? null);
     let cut = -1;
     for (let i = 0, read = 0; cut < 0 && i < blobs.length; i++) if (blobs[i] && ++read > blobTexts) cut = i;

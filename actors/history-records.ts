@@ -105,3 +105,24 @@ export async function recordsInHistory(
   ]);
   return found;
 }
+
+/**
+ * Rows of message fields as a reader read them from Redis (an HMGET of `fields` a message, in the
+ * order of `ids`), those of messages no longer there (every value null) filled in from their threads'
+ * history documents: what the event feed, the journal and search put back of a message.
+ */
+export async function withFieldsInHistory(
+  rt: Runtime,
+  spaceId: string,
+  ids: readonly string[],
+  fields: readonly string[],
+  rows: (string | null)[][],
+): Promise<(string | null)[][]> {
+  const gone = ids.filter((_, i) => rows[i]!.every((value) => value === null));
+  if (!gone.length) return rows;
+  const found = await recordsInHistory(rt, spaceId, gone);
+  return rows.map((row, i) => {
+    const record = found.get(ids[i]!);
+    return record ? fields.map((field) => record[field] ?? null) : row;
+  });
+}

@@ -3,7 +3,7 @@
  * the change it tells, so the journal never lies about what happened. Its French text is rendered at
  * read time from `kind` and `data` (JOURNAL_TEXTS in src/texts.ts).
  */
-import { recordsInHistory } from './history-records.js';
+import { recordsInHistory, withFieldsInHistory } from './history-records.js';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { encodeTime, ID_BODY_CHARS, ID_BODY_PATTERN, ID_PREFIXES, idBody, idPattern, idTime } from '../src/ids.js';
@@ -284,16 +284,18 @@ async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine
       line !== null && correspondentField(line.kind, line.refs) !== undefined && !('subject' in line.data),
   );
   if (!about.length) return;
+  const fields = [...MESSAGE_REFS, 'subject', 'test'];
   const pipeline = rt.redis.pipeline();
-  for (const line of about)
-    pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...MESSAGE_REFS, 'subject', 'test');
-  const facts = await execAll<(string | null)[]>(pipeline);
+  for (const line of about) pipeline.hmget(spaceKeys(spaceId).message(line.refs.message_id!), ...fields);
   // A message of a thread in history: its facts are in the thread's document.
-  const gone = about.filter((_, i) => facts[i]!.every((value) => value === null)).map((line) => line.refs.message_id!);
-  const inHistory = await recordsInHistory(rt, spaceId, gone);
+  const facts = await withFieldsInHistory(
+    rt,
+    spaceId,
+    about.map((line) => line.refs.message_id!),
+    fields,
+    await execAll<(string | null)[]>(pipeline),
+  );
   about.forEach((line, i) => {
-    const record = inHistory.get(line.refs.message_id!);
-    if (record) facts[i] = [...MESSAGE_REFS, 'subject', 'test'].map((field) => record[field] ?? null);
     const [inboxId, threadId, subject, test] = facts[i]!;
     line.refs = inOrder({ ...line.refs, inbox_id: inboxId ?? undefined, thread_id: threadId ?? undefined });
     line.data.subject = subject ?? '';

@@ -26,7 +26,7 @@ import {
 } from './search-archived.js';
 import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
-import { recordsInHistory } from './history-records.js';
+import { withFieldsInHistory } from './history-records.js';
 
 const POSTING_BYTES = 3;
 
@@ -569,16 +569,18 @@ async function withMessages(
     ),
   ]);
   // A live match of a thread in history (its words not moved to a segment yet): its text is in the thread's document.
-  const gone = found.filter((_, index) => bodies[index]![0] === null).map((thread) => thread.newest);
-  const inHistory = await recordsInHistory(rt, spaceId, gone);
   const texts = await withBodies(
     rt,
     spaceId,
-    found.map(({ newest }, index) => {
-      const record = inHistory.get(newest);
-      const [text, blobs] = record ? [record.text, record.body_blobs] : bodies[index]!;
-      return textOnly(text ?? '', blobs ?? '');
-    }),
+    (
+      await withFieldsInHistory(
+        rt,
+        spaceId,
+        found.map(({ newest }) => newest),
+        ['text', 'body_blobs'],
+        bodies,
+      )
+    ).map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
   );
   let at = 0;
   return found.map(({ thread, newest, docs }, index) => {

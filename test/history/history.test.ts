@@ -107,8 +107,10 @@ async function readings(s: Sender, threadId: string, ids: string[]) {
   );
   const list = (await svc.call(s.apiKey, 'list_threads', {})).body;
   const search = (await svc.call(s.apiKey, 'search_threads', { query: 'elephantesques' })).body;
+  const journal = (await svc.call(s.apiKey, 'list_events', { thread_id: threadId })).body;
+  const events = (await svc.call(s.apiKey, 'event_feed', {})).body;
   const stored = await readMessages(svc.rt, s.spaceId, ids);
-  return { thread, messages, attachments, list, search, stored };
+  return { thread, messages, attachments, list, search, journal, events, stored };
 }
 
 t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the same', async (t) => {
@@ -120,6 +122,7 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   t.equal(before.thread.messages.length, 3);
   t.equal(before.attachments.length, 1);
   t.equal(before.search.items.length, 1, 'a word of the received message finds the thread');
+  t.ok(before.journal.events.length >= 3 && before.events.events.length >= 3, 'its journal lines and events');
   t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
   const keys = spaceKeys(s.spaceId);
   t.ok(await svc.rt.redis.hget(keys.thread(threadId), 'history'), 'the thread names its document');
