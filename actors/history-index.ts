@@ -29,7 +29,7 @@ export async function unindexSpace(rt: Runtime, spaceId: string): Promise<void> 
 
 /**
  * Visits the spaces due by now, shard by shard, moving at most `budget` threads in all; answers how
- * many it moved. A space whose fields are gone (erased) leaves the index.
+ * many it moved. Erasure takes a space out of the index (unindexSpace).
  */
 export async function moveDueThreads(rt: Runtime, budget: number): Promise<number> {
   let moved = 0;
@@ -45,8 +45,9 @@ export async function moveDueThreads(rt: Runtime, budget: number): Promise<numbe
         await rt.redis.zadd(key, rt.clock.now(), spaceId);
         continue;
       }
+      // A space not written yet (its creation indexes it first) or whose creation died: looked at a period on.
       if (!(await rt.redis.exists(spaceKeys(spaceId).space))) {
-        await rt.redis.zrem(key, spaceId);
+        await rt.redis.zadd(key, rt.clock.now() + rt.config.history.afterMs, spaceId);
         continue;
       }
       try {
