@@ -194,9 +194,10 @@ export async function eraseSpace(rt: Runtime, spaceId: string, closesAt: number)
   // Before the space's hash goes: a failed removal is retried by the job, which re-reads closes_at there.
   await rt.ports.blobs.removeSpace(spaceId);
   await forgetSpace(rt, spaceId);
-  await unindexSpace(rt, spaceId);
   await deleteSpaceKeys(rt, spaceId, keys.space);
   await rt.redis.unlink(keys.space);
+  // Once its fields are gone: until then it is a space, and a space is in the history index.
+  await unindexSpace(rt, spaceId);
   // A worker that was finishing a delivery may have written after the scan; nothing answers it any more.
   await deleteSpaceKeys(rt, spaceId, '');
   rt.log.info('space erased', { space_id: spaceId });
