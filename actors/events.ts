@@ -16,6 +16,7 @@ import { execAll, queueFlat } from '../src/redis/pipeline.js';
 import { replyText } from '../src/mail/content.js';
 import { blobHead, blobKey } from '../src/blobs/store.js';
 import { authResultsOf, campaignRef, receivedAtOf } from './stored-records.js';
+import * as eventsLua from './bindings/events.generated.js';
 import { attachmentsOf } from './attachments.js';
 
 /**
@@ -564,4 +565,9 @@ export function jsonLengthBound(value: unknown): number {
   }
   for (const key in value) length += 6 * key.length + 4 + jsonLengthBound((value as Record<string, unknown>)[key]);
   return length;
+}
+
+/** Drops the space's events past their retention at `now` (lua/events/trimEvents-1.lua), as an append would. */
+export async function trimEvents(rt: Runtime, spaceId: string, now: number): Promise<void> {
+  await eventsLua.trimEvents(rt.scripts, { events: spaceKeys(spaceId).events }, { now });
 }

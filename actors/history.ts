@@ -29,6 +29,7 @@ import {
 import { readDocument, type HistoryDocument } from './history-records.js';
 import { messageIdEntry } from './stored-records.js';
 import { moveToSegments } from './search-segments.js';
+import { trimEvents } from './events.js';
 
 /** Statuses that keep a thread in Redis: the message still has to be approved or to leave. */
 const UNFINISHED = new Set(['draft', 'queued', 'sending']);
@@ -280,6 +281,8 @@ export async function visitSpace(rt: Runtime, spaceId: string, budget: number): 
   const now = rt.clock.now();
   const { afterMs } = rt.config.history;
   const cutoff = now - afterMs;
+  // A quiet space appends no event that would trim its stream: the visit does.
+  await trimEvents(rt, spaceId, now);
   const [to, waiting] = await execAll<string | null | string[]>(
     rt.redis.pipeline().hget(keys.history, 'to').srandmember(keys.historyWaiting, budget),
   );

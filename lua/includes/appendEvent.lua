@@ -10,16 +10,15 @@
 -- When that clock is behind the stream's last id (another front end's clock ran ahead), the entry takes
 -- the last id's ms and the first line the whole body: ids stay strictly increasing, which event_feed's
 -- cursors rely on.
--- Trimmed by age, never by count: entries older than 30 days before this one go (docs/contract.md: kept at
--- least thirty days; docs/events.md).
+-- Trimmed by age at each append (eventsKeptFrom).
 --- @include "eventMs"
-local EVENT_RETENTION_MS = 30 * 86400000
+--- @include "eventsKeptFrom"
 
 local function appendEvent(eventsKey, event)
   local _, lines = string.gsub(event, '\n', '\n')
   if lines ~= 4 then error('appendEvent: a packed event has five lines') end
   local ms = eventMs(event)
-  local minId = string.format('%.0f', ms - EVENT_RETENTION_MS)
+  local minId = eventsKeptFrom(ms)
   local added = redis.pcall('XADD', eventsKey, 'MINID', minId, string.format('%.0f', ms) .. '-*', 'p', string.sub(event, 11))
   if type(added) == 'table' and added.err then
     if not string.find(added.err, 'equal or smaller', 1, true) then error(added.err) end

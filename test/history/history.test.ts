@@ -239,6 +239,11 @@ t.test('the mover visits due spaces only, and a space with nothing idle costs on
   clock.advance(31 * DAY_MS);
   t.equal(await moveDueThreads(rt, 1000), 1, 'the idle thread moved');
   t.ok(await rt.redis.hget(spaceKeys(space.space_id).thread(received.thread_id), 'history'));
+  t.equal(
+    await rt.redis.xlen(spaceKeys(space.space_id).events),
+    0,
+    'its events past their 30 days, trimmed by the visit',
+  );
   t.equal(await moveDueThreads(rt, 1000), 0, 'nothing due until the next thread may turn idle');
 });
 
