@@ -1,15 +1,17 @@
 /**
  * The names of the messages whose thread is in history (docs/architecture.md, "History"): what finds
  * the thread of such a message again, by its id (get_message, a bounce's return path) or, received,
- * by its Message-ID (a reply months later). Each name keeps 48 bits of its SHA-256 in hex and the
- * thread's id body, in one of the space's name buckets (keys.historyNames): small hashes that Redis
- * keeps as listpacks, some 35 bytes a name where a field of one large hash costs about 100. The
+ * by its Message-ID (a reply months later). Each name keeps 48 bits of its SHA-256 (6 bytes) and the
+ * thread's slot, a number, in one of the space's name buckets (keys.historyNames): small hashes that
+ * Redis keeps as listpacks, some 14 bytes a name where a field of one large hash costs about 100. A
+ * slot is 20 characters of keys.historyThreads, the thread's id body, appended at each move: the
+ * thread's 8 or so names share it. The
  * buckets double once they hold NAMES_PER_BUCKET names on average, one bucket split a call
  * (lua/history/splitNames-3.lua), readers looking in the new place for the buckets already split.
  * A leaf of the actors: the history's records and the move both read it.
  */
 import { hash } from 'node:crypto';
-import { ID_PREFIXES } from '../src/ids.js';
+import { ID_BODY_CHARS, ID_PREFIXES } from '../src/ids.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
@@ -39,7 +41,7 @@ export const messageName = (messageId: string): string => `m ${messageId}`;
 /** The name of a received message by its Message-ID, as the space's messageIds hash files it (messageIdEntry). */
 export const receivedName = (entry: string): string => `h ${entry}`;
 
-/** Where a name is kept under a layout: its bucket and its field there. */
+/** Where a name is kept under a layout: its bucket and its field there, in hex (the scripts' nameField stores its bytes). */
 export function namePlace(name: string, layout: NamesLayout): { bucket: number; field: string } {
   const field = hash('sha256', name, 'hex').slice(0, 12);
   const spread = parseInt(field.slice(0, 6), 16);
@@ -50,17 +52,26 @@ export function namePlace(name: string, layout: NamesLayout): { bucket: number; 
   };
 }
 
-/** The threads of these names (null: not in history), in one round trip once the layout is read; none without history. */
+/**
+ * The threads of these names (null: not in history), in two round trips once the layout is read (the
+ * names' slots, then their threads); none without history.
+ */
 export async function threadsOfNames(rt: Runtime, spaceId: string, names: string[]): Promise<(string | null)[]> {
   const layout = await readLayout(rt, spaceId);
   if (!layout.entries) return names.map(() => null);
   const keys = spaceKeys(spaceId);
-  const reads = rt.redis.pipeline();
+  const slotReads = rt.redis.pipeline();
   for (const name of names) {
     const { bucket, field } = namePlace(name, layout);
-    reads.hget(keys.historyNames(bucket), field);
+    slotReads.hget(keys.historyNames(bucket), Buffer.from(field, 'hex'));
   }
-  return (await execAll<string | null>(reads)).map((body) => (body ? `${ID_PREFIXES.thread}_${body}` : null));
+  const slots = await execAll<string | null>(slotReads);
+  const bodyReads = rt.redis.pipeline();
+  for (const slot of slots)
+    if (slot !== null)
+      bodyReads.getrange(keys.historyThreads, Number(slot) * ID_BODY_CHARS, (Number(slot) + 1) * ID_BODY_CHARS - 1);
+  const bodies = (await execAll<string>(bodyReads)).values();
+  return slots.map((slot) => (slot === null ? null : `${ID_PREFIXES.thread}_${bodies.next().value}`));
 }
 
 /**

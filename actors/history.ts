@@ -42,14 +42,12 @@ const fieldsOf = (pairs: string[]): string[] => pairs.filter((_, i) => i % 2 ===
 
 /**
  * The keys a move or a return writes, the name buckets last, and each name's place as the scripts take
- * it: its bucket's index in KEYS (1-based, after the thread's five keys and its messages'), its field,
- * the thread's id body.
+ * it: its bucket's index in KEYS (1-based, after the thread's six keys and its messages'), its field.
  */
 function historyKeys(spaceId: string, threadId: string, ids: string[], names: string[], layout: NamesLayout) {
   const keys = spaceKeys(spaceId);
   const placed = names.map((name) => namePlace(name, layout));
   const buckets = [...new Set(placed.map((place) => place.bucket))];
-  const body = idBody(threadId);
   return {
     keys: {
       thread: keys.thread(threadId),
@@ -57,9 +55,11 @@ function historyKeys(spaceId: string, threadId: string, ids: string[], names: st
       messageIds: keys.messageIds,
       blobs: keys.blobs,
       history: keys.history,
+      threads: keys.historyThreads,
       records: [...ids.map((id) => keys.message(id)), ...buckets.map((bucket) => keys.historyNames(bucket))],
     },
-    names: JSON.stringify(placed.map((place) => [6 + ids.length + buckets.indexOf(place.bucket), place.field, body])),
+    names: JSON.stringify(placed.map((place) => [7 + ids.length + buckets.indexOf(place.bucket), place.field])),
+    body: idBody(threadId),
   };
 }
 
@@ -127,6 +127,7 @@ async function writeMove(rt: Runtime, spaceId: string, { threadId, fields, ids, 
     messages: ids.length,
     names: written.names,
     msgids: JSON.stringify(fieldsOf(document.msgids)),
+    body: written.body,
   });
   return 'moved' in reply ? 'moved' : 'stale';
 }
@@ -206,6 +207,7 @@ export async function bringBack(rt: Runtime, spaceId: string, threadId: string):
       }),
       msgids: JSON.stringify(document.msgids),
       names: written.names,
+      body: written.body,
     });
     if ('back' in reply) {
       await rt.redis.sadd(keys.historyWaiting, threadId);

@@ -2,7 +2,7 @@
 // Each function runs one script, its keys and arguments by name, put on the wire in the header's order.
 import type { Scripts } from '../../src/redis/scripts.js';
 
-// lua/history/bringBack-5.lua
+// lua/history/bringBack-6.lua
 export interface BringBackKeys {
   /** hash of the thread */
   thread: string;
@@ -14,6 +14,8 @@ export interface BringBackKeys {
   blobs: string;
   /** hash of the space's history: buckets, split, entries */
   history: string;
+  /** string: the id bodies of the threads the names point to, 20 characters a slot */
+  threads: string;
   /** the thread's message hashes (ARGV[3] of them, in the document's order), then the name buckets ARGV[7] names */
   records: readonly string[];
 }
@@ -30,8 +32,10 @@ export interface BringBackArgs {
   thread: string;
   /** the messageIds field/value pairs to put back */
   msgids: string;
-  /** [[index in KEYS of its bucket, field, thread id body], ...] */
+  /** [[index in KEYS of its bucket, field in hex], ...] */
   names: string;
+  /** the thread's id body */
+  body: string;
 }
 export type BringBackReply =
   { back: number } | { stale: true };
@@ -40,15 +44,20 @@ export type BringBackReply =
  * complaint about one of its messages. Writes back what its history document holds, as it was before
  * the move (the messages' hashes, the thread's list of message ids and loop guard window, the received
  * messages' Message-ID entries), and drops its names from the name buckets (a name another thread's
- * message shares by chance stays) and its document from the space's blob set (the sweep removes it).
+ * message shares by chance stays: its slot holds another thread's id body) and its document from the space's blob set (the sweep removes it).
  * Only while the thread still names this document, under the names' layout as read.
  * Never refuses.
  */
 export function bringBack(scripts: Scripts, keys: BringBackKeys, args: BringBackArgs): Promise<BringBackReply> {
   return scripts.run<BringBackReply>(
     'history/bringBack',
-    [keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, ...keys.records],
-    [args.sha, args.layout, args.messages, args.records, args.thread, args.msgids, args.names],
+    [
+      keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, keys.threads,
+      ...keys.records,
+    ],
+    [
+      args.sha, args.layout, args.messages, args.records, args.thread, args.msgids, args.names, args.body,
+    ],
   );
 }
 
@@ -81,7 +90,7 @@ export function claimSpaces(scripts: Scripts, keys: ClaimSpacesKeys, args: Claim
   );
 }
 
-// lua/history/moveThread-5.lua
+// lua/history/moveThread-6.lua
 export interface MoveThreadKeys {
   /** hash of the thread */
   thread: string;
@@ -93,6 +102,8 @@ export interface MoveThreadKeys {
   blobs: string;
   /** hash of the space's history: buckets, split, entries */
   history: string;
+  /** string: the id bodies of the threads the names point to, 20 characters a slot */
+  threads: string;
   /** the thread's message hashes (ARGV[4] of them), then the name buckets ARGV[5] writes */
   records: readonly string[];
 }
@@ -105,10 +116,12 @@ export interface MoveThreadArgs {
   layout: string;
   /** how many of KEYS[6 ..] are message hashes */
   messages: number;
-  /** [[index in KEYS of its bucket, field, thread id body], ...] */
+  /** [[index in KEYS of its bucket, field in hex], ...] */
   names: string;
   /** the messageIds fields of its received messages */
   msgids: string;
+  /** the thread's id body */
+  body: string;
 }
 export type MoveThreadReply =
   { moved: number } | { stale: true };
@@ -117,7 +130,8 @@ export type MoveThreadReply =
  * durable in the blob store; here Redis drops what the document holds (the messages' hashes, the
  * thread's list of message ids and loop guard window, its received messages' Message-ID entries) and
  * keeps the thread's row, with `history` naming the document, and a name a message in the history
- * names buckets (each message id, each received Message-ID) to find its thread again. Only a thread as
+ * names buckets (each message id, each received Message-ID) to find its thread again: the name's field
+ * -> the thread's slot, its id body appended to the space's history threads. Only a thread as
  * the document was read from: same last activity, same messages, none a draft, queued or sending; the
  * names' layout as read (a split between the read and the move would misplace them).
  * Never refuses.
@@ -125,8 +139,11 @@ export type MoveThreadReply =
 export function moveThread(scripts: Scripts, keys: MoveThreadKeys, args: MoveThreadArgs): Promise<MoveThreadReply> {
   return scripts.run<MoveThreadReply>(
     'history/moveThread',
-    [keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, ...keys.records],
-    [args.sha, args.activity, args.layout, args.messages, args.names, args.msgids],
+    [
+      keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, keys.threads,
+      ...keys.records,
+    ],
+    [args.sha, args.activity, args.layout, args.messages, args.names, args.msgids, args.body],
   );
 }
 
@@ -150,7 +167,7 @@ export type SplitNamesReply =
 /**
  * Splits one bucket of a space's history names (actors/history-names.ts): the names hash into
  * 2 x buckets once the buckets hold more than NAMES_PER_BUCKET on average (a bucket stays a small
- * listpack hash, some 35 bytes a name). Bucket b's names whose hash says b + buckets move there; the
+ * listpack hash, some 14 bytes a name). Bucket b's names whose hash says b + buckets move there; the
  * split advances one bucket a call, so readers look in the new place for buckets already split. The
  * first call (b = 0) starts the growth; the last one ends it. Only under the layout the caller read.
  * Never refuses.

@@ -1,7 +1,7 @@
 --[[
   Splits one bucket of a space's history names (actors/history-names.ts): the names hash into
   2 x buckets once the buckets hold more than NAMES_PER_BUCKET on average (a bucket stays a small
-  listpack hash, some 35 bytes a name). Bucket b's names whose hash says b + buckets move there; the
+  listpack hash, some 14 bytes a name). Bucket b's names whose hash says b + buckets move there; the
   split advances one bucket a call, so readers look in the new place for buckets already split. The
   first call (b = 0) starts the growth; the last one ends it. Only under the layout the caller read.
   KEYS[1] history  hash of the space's history: buckets, split, entries
@@ -19,7 +19,8 @@ if namesLayout(KEYS[1]) ~= expected then return cjson.encode({ stale = true }) e
 local moved = {}
 local flat = redis.call('HGETALL', KEYS[2])
 for i = 1, #flat, 2 do
-  if tonumber(string.sub(flat[i], 1, 6), 16) % (2 * buckets) ~= bucket then
+  local a, b, c = string.byte(flat[i], 1, 3)
+  if (a * 65536 + b * 256 + c) % (2 * buckets) ~= bucket then
     moved[#moved + 1] = flat[i]
     moved[#moved + 1] = flat[i + 1]
   end

@@ -96,10 +96,12 @@ function keysOf(spaceId: string) {
     historyWaiting: `${tag}:hist:wait`,
     /**
      * hash: a bucket of the names of the messages whose thread is in history, 48 bits of a name's SHA-256
-     * in hex -> the thread id body: a message id, and a received message's messageIds field
-     * (actors/history-names.ts). A bucket stays a listpack: some 35 bytes a name.
+     * (6 bytes) -> the thread's slot in historyThreads: a message id, and a received message's messageIds
+     * field (actors/history-names.ts). A bucket stays a listpack: some 14 bytes a name.
      */
     historyNames: (bucket: number) => `${tag}:hist:${bucket}`,
+    /** string: the id bodies of the threads historyNames point to, 20 characters a slot, appended at each move. */
+    historyThreads: `${tag}:hist:threads`,
     /**
      * set: the SHA-256 of every blob a record of the space points to (src/blobs/): a blob of the space
      * outside it is a crash leftover the sweep removes (actors/attachments.ts).
