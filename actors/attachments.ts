@@ -19,6 +19,7 @@ import {
 } from '../src/mail/attachment-rules.js';
 import type { AttachmentView } from '../src/record-schemas.js';
 import { readMessage, type StoredMessage } from './stored-records.js';
+import { documentName, threadsOfNames } from './history-names.js';
 
 /** A file as a parser or a caller gives it, before it is stored. */
 export interface AttachmentPart {
@@ -249,7 +250,9 @@ export async function attachmentBytes(rt: Runtime, spaceId: string, attachment: 
 
 /**
  * Removes the blobs of every space that no record points to and that are older than the grace period
- * (crash leftovers); answers how many went.
+ * (crash leftovers, a thread's document once it left history); answers how many went. A record points
+ * to a blob through the space's blob set, a thread in history to its document through the document's
+ * name (actors/history-names.ts).
  */
 export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): Promise<number> {
   const before = rt.clock.now() - graceMs;
@@ -261,7 +264,15 @@ export async function sweepOrphanBlobs(rt: Runtime, graceMs = SWEEP_GRACE_MS): P
       spaceKeys(spaceId).blobs,
       ...old.map((blob) => blobSetMember(hashOfBlob(blob.key))),
     );
-    const orphans = old.filter((_, i) => pointed[i] !== 1).map((blob) => blob.key);
+    const unlisted = old.filter((_, i) => pointed[i] !== 1);
+    const inHistory = unlisted.length
+      ? await threadsOfNames(
+          rt,
+          spaceId,
+          unlisted.map((blob) => documentName(blobSetMember(hashOfBlob(blob.key)))),
+        )
+      : [];
+    const orphans = unlisted.filter((_, i) => inHistory[i] === null).map((blob) => blob.key);
     await rt.ports.blobs.remove(orphans);
     removed += orphans.length;
   }

@@ -40,6 +40,11 @@ export async function readLayout(rt: Runtime, spaceId: string): Promise<NamesLay
 export const messageName = (messageId: string): string => `m ${messageId}`;
 /** The name of a received message by its Message-ID, as the space's messageIds hash files it (messageIdEntry). */
 export const receivedName = (entry: string): string => `h ${entry}`;
+/**
+ * The name of a thread's history document by its SHA-256 (base64url, as the thread's `history` field
+ * holds it): what tells the blob sweep the document is kept (the space's blob set does not hold it).
+ */
+export const documentName = (ref: string): string => `d ${ref}`;
 
 /** Where a name is kept under a layout: its bucket and its field there, in hex (the scripts' nameField stores its bytes). */
 export function namePlace(name: string, layout: NamesLayout): { bucket: number; field: string } {

@@ -18,6 +18,7 @@ import type { Runtime } from '../src/runtime.js';
 import * as historyLua from './bindings/history.generated.js';
 import {
   layoutText,
+  documentName,
   messageName,
   namePlace,
   readLayout,
@@ -42,7 +43,7 @@ const fieldsOf = (pairs: string[]): string[] => pairs.filter((_, i) => i % 2 ===
 
 /**
  * The keys a move or a return writes, the name buckets last, and each name's place as the scripts take
- * it: its bucket's index in KEYS (1-based, after the thread's six keys and its messages'), its field.
+ * it: its bucket's index in KEYS (1-based, after the thread's five keys and its messages'), its field.
  */
 function historyKeys(spaceId: string, threadId: string, ids: string[], names: string[], layout: NamesLayout) {
   const keys = spaceKeys(spaceId);
@@ -53,20 +54,20 @@ function historyKeys(spaceId: string, threadId: string, ids: string[], names: st
       thread: keys.thread(threadId),
       threadMessages: keys.threadMessages(threadId),
       messageIds: keys.messageIds,
-      blobs: keys.blobs,
       history: keys.history,
       threads: keys.historyThreads,
       records: [...ids.map((id) => keys.message(id)), ...buckets.map((bucket) => keys.historyNames(bucket))],
     },
-    names: JSON.stringify(placed.map((place) => [7 + ids.length + buckets.indexOf(place.bucket), place.field])),
+    names: JSON.stringify(placed.map((place) => [6 + ids.length + buckets.indexOf(place.bucket), place.field])),
     body: idBody(threadId),
   };
 }
 
-/** A document's names: each message's id, each received message's Message-ID entry. */
-const namesOf = (ids: string[], msgids: string[]): string[] => [
+/** A thread's names in history: each message's id, each received message's Message-ID entry, its document's (base64url SHA-256). */
+const namesOf = (ids: string[], msgids: string[], ref: string): string[] => [
   ...ids.map(messageName),
   ...fieldsOf(msgids).map(receivedName),
+  documentName(ref),
 ];
 
 /** A thread that may move, as read: its hash, its message ids and their hashes. */
@@ -117,11 +118,12 @@ async function writeMove(rt: Runtime, spaceId: string, { threadId, fields, ids, 
     at: rt.clock.now(),
   };
   const blob = await rt.ports.blobs.put(spaceId, gzipSync(JSON.stringify(document)));
-  const names = namesOf(ids, document.msgids);
+  const ref = blobSetMember(blob.sha256);
+  const names = namesOf(ids, document.msgids, ref);
   const layout = await roomForNames(rt, spaceId, names.length);
   const written = historyKeys(spaceId, threadId, ids, names, layout);
   const reply = await historyLua.moveThread(rt.scripts, written.keys, {
-    sha: blobSetMember(blob.sha256),
+    sha: ref,
     activity: fields.last_message_at ?? '',
     layout: layoutText(layout),
     messages: ids.length,
@@ -195,7 +197,7 @@ export async function bringBack(rt: Runtime, spaceId: string, threadId: string):
     if (!ref) return;
     const document = await readDocument(rt, spaceId, ref);
     const layout = await readLayout(rt, spaceId);
-    const written = historyKeys(spaceId, threadId, document.ids, namesOf(document.ids, document.msgids), layout);
+    const written = historyKeys(spaceId, threadId, document.ids, namesOf(document.ids, document.msgids, ref), layout);
     const reply = await historyLua.bringBack(rt.scripts, written.keys, {
       sha: ref,
       layout: layoutText(layout),

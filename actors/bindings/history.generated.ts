@@ -2,7 +2,7 @@
 // Each function runs one script, its keys and arguments by name, put on the wire in the header's order.
 import type { Scripts } from '../../src/redis/scripts.js';
 
-// lua/history/bringBack-6.lua
+// lua/history/bringBack-5.lua
 export interface BringBackKeys {
   /** hash of the thread */
   thread: string;
@@ -10,8 +10,6 @@ export interface BringBackKeys {
   threadMessages: string;
   /** hash of the space's received Message-IDs */
   messageIds: string;
-  /** set of the SHA-256 of the space's blobs that records point to */
-  blobs: string;
   /** hash of the space's history: buckets, split, entries */
   history: string;
   /** string: the id bodies of the threads the names point to, 20 characters a slot */
@@ -44,17 +42,14 @@ export type BringBackReply =
  * complaint about one of its messages. Writes back what its history document holds, as it was before
  * the move (the messages' hashes, the thread's list of message ids and loop guard window, the received
  * messages' Message-ID entries), and drops its names from the name buckets (a name another thread's
- * message shares by chance stays: its slot holds another thread's id body) and its document from the space's blob set (the sweep removes it).
- * Only while the thread still names this document, under the names' layout as read.
+ * message shares by chance stays: its slot holds another thread's id body), its document's with them
+ * (nothing names the document then: the blob sweep removes it). Only while the thread still names this document, under the names' layout as read.
  * Never refuses.
  */
 export function bringBack(scripts: Scripts, keys: BringBackKeys, args: BringBackArgs): Promise<BringBackReply> {
   return scripts.run<BringBackReply>(
     'history/bringBack',
-    [
-      keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, keys.threads,
-      ...keys.records,
-    ],
+    [keys.thread, keys.threadMessages, keys.messageIds, keys.history, keys.threads, ...keys.records],
     [
       args.sha, args.layout, args.messages, args.records, args.thread, args.msgids, args.names, args.body,
     ],
@@ -90,7 +85,7 @@ export function claimSpaces(scripts: Scripts, keys: ClaimSpacesKeys, args: Claim
   );
 }
 
-// lua/history/moveThread-6.lua
+// lua/history/moveThread-5.lua
 export interface MoveThreadKeys {
   /** hash of the thread */
   thread: string;
@@ -98,8 +93,6 @@ export interface MoveThreadKeys {
   threadMessages: string;
   /** hash of the space's received Message-IDs */
   messageIds: string;
-  /** set of the SHA-256 of the space's blobs that records point to */
-  blobs: string;
   /** hash of the space's history: buckets, split, entries */
   history: string;
   /** string: the id bodies of the threads the names point to, 20 characters a slot */
@@ -116,7 +109,7 @@ export interface MoveThreadArgs {
   layout: string;
   /** how many of KEYS[6 ..] are message hashes */
   messages: number;
-  /** [[index in KEYS of its bucket, field in hex], ...] */
+  /** [[index in KEYS of its bucket, field in hex], ...]: its messages', its document's */
   names: string;
   /** the messageIds fields of its received messages */
   msgids: string;
@@ -129,9 +122,10 @@ export type MoveThreadReply =
  * Moves a thread into history (actors/history.ts, decisions 18): its history document is already
  * durable in the blob store; here Redis drops what the document holds (the messages' hashes, the
  * thread's list of message ids and loop guard window, its received messages' Message-ID entries) and
- * keeps the thread's row, with `history` naming the document, and a name a message in the history
- * names buckets (each message id, each received Message-ID) to find its thread again: the name's field
- * -> the thread's slot, its id body appended to the space's history threads. Only a thread as
+ * keeps the thread's row, with `history` naming the document, and a name in the history names buckets
+ * for each message id, each received Message-ID and the document (so the blob sweep keeps it) to find
+ * its thread again: the name's field -> the thread's slot, its id body appended to the space's history
+ * threads. Only a thread as
  * the document was read from: same last activity, same messages, none a draft, queued or sending; the
  * names' layout as read (a split between the read and the move would misplace them).
  * Never refuses.
@@ -139,10 +133,7 @@ export type MoveThreadReply =
 export function moveThread(scripts: Scripts, keys: MoveThreadKeys, args: MoveThreadArgs): Promise<MoveThreadReply> {
   return scripts.run<MoveThreadReply>(
     'history/moveThread',
-    [
-      keys.thread, keys.threadMessages, keys.messageIds, keys.blobs, keys.history, keys.threads,
-      ...keys.records,
-    ],
+    [keys.thread, keys.threadMessages, keys.messageIds, keys.history, keys.threads, ...keys.records],
     [args.sha, args.activity, args.layout, args.messages, args.names, args.msgids, args.body],
   );
 }

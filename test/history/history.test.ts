@@ -17,6 +17,8 @@ import { moveDueThreads } from '../../actors/history-index.js';
 import { readLayout } from '../../actors/history-names.js';
 import { readMessages } from '../../actors/stored-records.js';
 import { eraseSpace } from '../../actors/closure.js';
+import { sweepOrphanBlobs } from '../../actors/attachments.js';
+import { blobKey } from '../../src/blobs/store.js';
 import { authenticate, createSpace } from '../../actors/space.js';
 import { createInbox } from '../../actors/inbox.js';
 import { composeRuntime } from '../../src/cli/compose.js';
@@ -136,7 +138,7 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   t.ok(await svc.rt.redis.hget(keys.thread(threadId), 'history'), 'the thread names its document');
   for (const id of ids) t.equal(await svc.rt.redis.exists(keys.message(id)), 0, `${id} left Redis`);
   t.equal(await svc.rt.redis.hlen(keys.messageIds), 0, 'the received Message-ID left the space hash');
-  t.same((await readLayout(svc.rt, s.spaceId)).entries, 4, 'three message ids and one Message-ID named');
+  t.same((await readLayout(svc.rt, s.spaceId)).entries, 5, 'three message ids, one Message-ID and the document named');
   t.equal(await svc.rt.redis.hexists(keys.thread(threadId), 'docs'), 0, 'its words left the live search index');
   t.equal(await svc.rt.redis.hlen(keys.searchSegments), 1, 'for a search segment of its inbox');
 
@@ -186,6 +188,26 @@ t.test('mail on a thread in history brings it back: a reply months later, our re
   t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'history'), null);
   t.equal(await svc.rt.redis.sismember(keys.historyWaiting, threadId), 1, 'looked at again by the next visit');
   t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1, 'and moved back, nothing new on it');
+});
+
+t.test('the blob sweep keeps a document while its thread is in history, and removes it once back', async (t) => {
+  const s = await sender(svc);
+  const { threadId, ids } = await conversation(s);
+  clock.advance(40 * DAY_MS);
+  t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
+  const keys = spaceKeys(s.spaceId);
+  const ref = (await svc.rt.redis.hget(keys.thread(threadId), 'history'))!;
+  const documentKey = blobKey(s.spaceId, Buffer.from(ref, 'base64url').toString('hex'));
+  t.equal(await svc.rt.redis.sismember(keys.blobs, ref), 0, 'not in the blob set: its name keeps it');
+  // The blobs' times are the machine's, the service's clock is another: every blob written so far is old.
+  const everyBlobOld = clock.now() - Date.now() - 60_000;
+  await sweepOrphanBlobs(svc.rt, everyBlobOld);
+  t.ok(await svc.rt.ports.blobs.get(documentKey), 'kept by the sweep');
+  t.equal((await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body.messages.length, ids.length);
+  await bringBack(svc.rt, s.spaceId, threadId);
+  await sweepOrphanBlobs(svc.rt, everyBlobOld);
+  t.equal(await svc.rt.ports.blobs.get(documentKey), null, 'removed once the thread came back');
+  t.equal((await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body.messages.length, ids.length);
 });
 
 t.test('a thread with a queued or draft message stays in Redis until it has left', async (t) => {
@@ -264,7 +286,7 @@ t.test('names grow into more buckets, every message still found', async (t) => {
   clock.advance(31 * DAY_MS);
   t.equal((await visitSpace(svc.rt, s.spaceId, 1000)).moved, 150);
   const layout = await readLayout(svc.rt, s.spaceId);
-  t.equal(layout.entries, 300);
+  t.equal(layout.entries, 450, 'a message id, a Message-ID and a document a thread');
   t.ok(layout.buckets >= 8 && layout.split === null, `${layout.buckets} buckets`);
   const found = await readMessages(
     svc.rt,
@@ -276,7 +298,7 @@ t.test('names grow into more buckets, every message still found', async (t) => {
     threads.map((th) => th.threadId),
   );
   await bringBack(svc.rt, s.spaceId, threads[0]!.threadId);
-  t.equal((await readLayout(svc.rt, s.spaceId)).entries, 298, 'its two names left');
+  t.equal((await readLayout(svc.rt, s.spaceId)).entries, 447, 'its three names left');
 });
 
 t.test("another space's message in history is not_found", async (t) => {

@@ -2,23 +2,23 @@
   Moves a thread into history (actors/history.ts, decisions 18): its history document is already
   durable in the blob store; here Redis drops what the document holds (the messages' hashes, the
   thread's list of message ids and loop guard window, its received messages' Message-ID entries) and
-  keeps the thread's row, with `history` naming the document, and a name a message in the history
-  names buckets (each message id, each received Message-ID) to find its thread again: the name's field
-  -> the thread's slot, its id body appended to the space's history threads. Only a thread as
+  keeps the thread's row, with `history` naming the document, and a name in the history names buckets
+  for each message id, each received Message-ID and the document (so the blob sweep keeps it) to find
+  its thread again: the name's field -> the thread's slot, its id body appended to the space's history
+  threads. Only a thread as
   the document was read from: same last activity, same messages, none a draft, queued or sending; the
   names' layout as read (a split between the read and the move would misplace them).
   KEYS[1] thread          hash of the thread
   KEYS[2] threadMessages  sorted set of the thread's message ids (when past its hash's `msgs`)
   KEYS[3] messageIds      hash of the space's received Message-IDs
-  KEYS[4] blobs           set of the SHA-256 of the space's blobs that records point to
-  KEYS[5] history         hash of the space's history: buckets, split, entries
-  KEYS[6] threads         string: the id bodies of the threads the names point to, 20 characters a slot
-  KEYS[7 ..] records      the thread's message hashes (ARGV[4] of them), then the name buckets ARGV[5] writes
+  KEYS[4] history         hash of the space's history: buckets, split, entries
+  KEYS[5] threads         string: the id bodies of the threads the names point to, 20 characters a slot
+  KEYS[6 ..] records      the thread's message hashes (ARGV[4] of them), then the name buckets ARGV[5] writes
   ARGV[1] sha: string       the history document's SHA-256 (base64url)
   ARGV[2] activity: string  the thread's stored last_message_at as the document holds it ('' when left out)
   ARGV[3] layout: string    the names' layout as read: "<buckets> <split>" (split '' when not growing)
   ARGV[4] messages: number  how many of KEYS[6 ..] are message hashes
-  ARGV[5] names: json       [[index in KEYS of its bucket, field in hex], ...]
+  ARGV[5] names: json       [[index in KEYS of its bucket, field in hex], ...]: its messages', its document's
   ARGV[6] msgids: json      the messageIds fields of its received messages
   ARGV[7] body: string      the thread's id body
   Returns { moved: number } | { stale: true }
@@ -28,7 +28,7 @@
 --- @include "nameField"
 local thread, count = KEYS[1], tonumber(ARGV[4])
 local fields = redis.call('HMGET', thread, 'inbox_id', 'history', 'last_message_at', 'msgs')
-if not fields[1] or fields[2] or (fields[3] or '') ~= ARGV[2] or namesLayout(KEYS[5]) ~= ARGV[3] then
+if not fields[1] or fields[2] or (fields[3] or '') ~= ARGV[2] or namesLayout(KEYS[4]) ~= ARGV[3] then
   return cjson.encode({ stale = true })
 end
 local held = 0
@@ -38,21 +38,20 @@ else
   held = redis.call('ZCARD', KEYS[2])
 end
 if held ~= count then return cjson.encode({ stale = true }) end
-for i = 7, 6 + count do
+for i = 6, 5 + count do
   local status = redis.call('HGET', KEYS[i], 'status')
   if not status or status == 'draft' or status == 'queued' or status == 'sending' then
     return cjson.encode({ stale = true })
   end
 end
-for i = 7, 6 + count do redis.call('DEL', KEYS[i]) end
+for i = 6, 5 + count do redis.call('DEL', KEYS[i]) end
 redis.call('DEL', KEYS[2])
 redis.call('HDEL', thread, 'msgs', 'loop_window')
 redis.call('HSET', thread, 'history', ARGV[1])
 local msgids = cjson.decode(ARGV[6])
 if #msgids > 0 then redis.call('HDEL', KEYS[3], unpack(msgids)) end
-local slot = redis.call('APPEND', KEYS[6], ARGV[7]) / 20 - 1
+local slot = redis.call('APPEND', KEYS[5], ARGV[7]) / 20 - 1
 local names = cjson.decode(ARGV[5])
 for _, name in ipairs(names) do redis.call('HSET', KEYS[name[1]], nameField(name[2]), slot) end
-redis.call('HINCRBY', KEYS[5], 'entries', #names)
-redis.call('SADD', KEYS[4], ARGV[1])
+redis.call('HINCRBY', KEYS[4], 'entries', #names)
 return cjson.encode({ moved = count })

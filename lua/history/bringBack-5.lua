@@ -3,15 +3,14 @@
   complaint about one of its messages. Writes back what its history document holds, as it was before
   the move (the messages' hashes, the thread's list of message ids and loop guard window, the received
   messages' Message-ID entries), and drops its names from the name buckets (a name another thread's
-  message shares by chance stays: its slot holds another thread's id body) and its document from the space's blob set (the sweep removes it).
-  Only while the thread still names this document, under the names' layout as read.
+  message shares by chance stays: its slot holds another thread's id body), its document's with them
+  (nothing names the document then: the blob sweep removes it). Only while the thread still names this document, under the names' layout as read.
   KEYS[1] thread          hash of the thread
   KEYS[2] threadMessages  sorted set of the thread's message ids (when its document held them there)
   KEYS[3] messageIds      hash of the space's received Message-IDs
-  KEYS[4] blobs           set of the SHA-256 of the space's blobs that records point to
-  KEYS[5] history         hash of the space's history: buckets, split, entries
-  KEYS[6] threads         string: the id bodies of the threads the names point to, 20 characters a slot
-  KEYS[7 ..] records      the thread's message hashes (ARGV[3] of them, in the document's order), then the name buckets ARGV[7] names
+  KEYS[4] history         hash of the space's history: buckets, split, entries
+  KEYS[5] threads         string: the id bodies of the threads the names point to, 20 characters a slot
+  KEYS[6 ..] records      the thread's message hashes (ARGV[3] of them, in the document's order), then the name buckets ARGV[7] names
   ARGV[1] sha: string       the history document's SHA-256 (base64url)
   ARGV[2] layout: string    the names' layout as read: "<buckets> <split>"
   ARGV[3] messages: number  how many of KEYS[6 ..] are message hashes
@@ -26,11 +25,11 @@
 --- @include "namesLayout"
 --- @include "nameField"
 local thread, count = KEYS[1], tonumber(ARGV[3])
-if redis.call('HGET', thread, 'history') ~= ARGV[1] or namesLayout(KEYS[5]) ~= ARGV[2] then
+if redis.call('HGET', thread, 'history') ~= ARGV[1] or namesLayout(KEYS[4]) ~= ARGV[2] then
   return cjson.encode({ stale = true })
 end
 local records = cjson.decode(ARGV[4])
-for i = 1, count do redis.call('HSET', KEYS[6 + i], unpack(records[i])) end
+for i = 1, count do redis.call('HSET', KEYS[5 + i], unpack(records[i])) end
 local kept = cjson.decode(ARGV[5])
 if kept.set then
   local scored = {}
@@ -49,10 +48,9 @@ local dropped = 0
 for _, name in ipairs(cjson.decode(ARGV[7])) do
   local field = nameField(name[2])
   local slot = redis.call('HGET', KEYS[name[1]], field)
-  if slot and redis.call('GETRANGE', KEYS[6], slot * 20, slot * 20 + 19) == ARGV[8] then
+  if slot and redis.call('GETRANGE', KEYS[5], slot * 20, slot * 20 + 19) == ARGV[8] then
     dropped = dropped + redis.call('HDEL', KEYS[name[1]], field)
   end
 end
-redis.call('HINCRBY', KEYS[5], 'entries', -dropped)
-redis.call('SREM', KEYS[4], ARGV[1])
+redis.call('HINCRBY', KEYS[4], 'entries', -dropped)
 return cjson.encode({ back = count })
