@@ -1,15 +1,14 @@
 /**
  * A thread's history document (docs/architecture.md, "History"): what Redis dropped of a thread moved
  * into history, one gzipped JSON blob in the blob store, and the readers that answer from it as from
- * Redis. Documents are immutable (named by their SHA-256): each process keeps the ones it read lately,
- * up to HISTORY_CACHE_MB, so that paging through a thread reads its blob once. A leaf of the actors:
+ * Redis. Documents are immutable (named by their SHA-256): each process keeps the ones it read lately
+ * (actors/blob-documents.ts), so that paging through a thread reads its blob once. A leaf of the actors:
  * stored-records.ts falls back on it for a message no longer in Redis.
  */
-import { gunzipSync } from 'node:zlib';
-import { blobKey } from '../src/blobs/store.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
+import { readBlobDocument } from './blob-documents.js';
 import { messageName, threadsOfNames } from './history-names.js';
 
 /** What a history document holds: everything the move dropped from Redis, as Redis held it. */
@@ -27,39 +26,9 @@ export interface HistoryDocument {
   at: number;
 }
 
-/** The blob key of a document from the `history` field of its thread (its SHA-256 in base64url, as the space's blob set names it). */
-const documentKey = (spaceId: string, ref: string): string =>
-  blobKey(spaceId, Buffer.from(ref, 'base64url').toString('hex'));
-
-/** Documents read lately, most recent last, with what they weigh (their JSON's length, about their size in memory). */
-const cached = new Map<string, { document: HistoryDocument; weight: number }>();
-let cachedWeight = 0;
-
 /** A thread's history document, from the cache or the blob store; it must be there while its thread names it. */
-export async function readDocument(rt: Runtime, spaceId: string, ref: string): Promise<HistoryDocument> {
-  const key = documentKey(spaceId, ref);
-  const hit = cached.get(key);
-  if (hit) {
-    cached.delete(key);
-    cached.set(key, hit);
-    return hit.document;
-  }
-  const bytes = await rt.ports.blobs.get(key);
-  if (!bytes) throw new Error(`the history document ${key} is missing from the blob store`);
-  const text = gunzipSync(bytes).toString('utf8');
-  const document = JSON.parse(text) as HistoryDocument;
-  const weight = text.length;
-  if (weight <= rt.config.history.cacheBytes) {
-    cached.set(key, { document, weight });
-    cachedWeight += weight;
-    for (const [oldest, { weight: dropped }] of cached) {
-      if (cachedWeight <= rt.config.history.cacheBytes) break;
-      cached.delete(oldest);
-      cachedWeight -= dropped;
-    }
-  }
-  return document;
-}
+export const readDocument = (rt: Runtime, spaceId: string, ref: string): Promise<HistoryDocument> =>
+  readBlobDocument<HistoryDocument>(rt, spaceId, ref);
 
 /** A message hash as a document keeps it (field, value, ...), as an object of its fields. */
 export function recordOfPairs(pairs: string[]): Record<string, string> {

@@ -31,6 +31,7 @@ import { readDocument, type HistoryDocument } from './history-records.js';
 import { messageIdEntry } from './stored-records.js';
 import { moveToSegments } from './search-segments.js';
 import { trimEvents } from './events.js';
+import { moveJournalDays } from './journal-history.js';
 
 /** Statuses that keep a thread in Redis: the message still has to be approved or to leave. */
 const UNFINISHED = new Set(['draft', 'queued', 'sending']);
@@ -290,6 +291,7 @@ export async function visitSpace(rt: Runtime, spaceId: string, budget: number): 
   const [to, waiting] = await execAll<string | null | string[]>(
     rt.redis.pipeline().hget(keys.history, 'to').srandmember(keys.historyWaiting, budget),
   );
+  const journalDue = await moveJournalDays(rt, spaceId, now);
   const from = to === null ? '-inf' : `(${to as string}`;
   const idle = await rt.redis.zrangebyscore(keys.threads, from, cutoff, 'WITHSCORES', 'LIMIT', 0, budget);
   const candidates: { id: string; score: number | null }[] = [];
@@ -317,5 +319,5 @@ export async function visitSpace(rt: Runtime, spaceId: string, budget: number): 
   const [, nextScore] = await rt.redis.zrangebyscore(keys.threads, `(${cutoff}`, '+inf', 'WITHSCORES', 'LIMIT', 0, 1);
   const turnsIdle = nextScore === undefined ? now + afterMs : Number(nextScore) + afterMs;
   const stillWaiting = await rt.redis.scard(keys.historyWaiting);
-  return { moved, next: stillWaiting ? Math.min(turnsIdle, now + 3_600_000) : turnsIdle };
+  return { moved, next: Math.min(journalDue, stillWaiting ? Math.min(turnsIdle, now + 3_600_000) : turnsIdle) };
 }

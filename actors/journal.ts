@@ -6,12 +6,22 @@
 import { recordsInHistory, withFieldsInHistory } from './history-records.js';
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { encodeTime, ID_BODY_CHARS, ID_BODY_PATTERN, ID_PREFIXES, idBody, idPattern, idTime } from '../src/ids.js';
+import {
+  decodeTime,
+  encodeTime,
+  ID_BODY_CHARS,
+  ID_BODY_PATTERN,
+  ID_PREFIXES,
+  idBody,
+  idPattern,
+  idTime,
+} from '../src/ids.js';
 import { iso } from '../src/clock.js';
 import { maskEmail, type JournalKind } from '../src/texts.js';
 import { execAll } from '../src/redis/pipeline.js';
 import * as journalLua from './bindings/journal.generated.js';
 import * as spaceLua from './bindings/space.generated.js';
+import { dayDocuments, dayName, dayStart, movedUpTo, nextDayStart, readDay } from './journal-days.js';
 
 export type ActorKind = 'agent' | 'human' | 'service';
 
@@ -213,6 +223,13 @@ function storedLine(id: string, raw: string): StoredLine {
 const indexedRefs = (refs: JournalRefs): (keyof JournalRefs)[] =>
   (Object.keys(refs) as (keyof JournalRefs)[]).filter((name) => name !== 'message_id' || !refs.thread_id);
 
+/** The index lists (their prefixes) a line of these refs is filed in, besides `* `. */
+const listsOf = (refs: JournalRefs): string[] =>
+  indexedRefs(refs)
+    .map((name) => refKey(refs, name))
+    .filter((ref) => ref !== null)
+    .map(indexPrefix);
+
 /** A line ready for a script's ARGV: its id, its stored form and its index refs. */
 export function prepareLine(
   rt: Runtime,
@@ -222,11 +239,7 @@ export function prepareLine(
   data: Record<string, unknown>,
 ): PreparedLine {
   const id = rt.ids.next('journal');
-  const indexRefs = indexedRefs(refs)
-    .map((name) => refKey(refs, name))
-    .filter((ref) => ref !== null)
-    .map(indexPrefix);
-  return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(indexRefs) };
+  return { id, json: JSON.stringify(compactLine(kind, actor, refs, data)), refs: JSON.stringify(listsOf(refs)) };
 }
 
 /** A prepared line as the three arguments of the script that writes it (docs/architecture.md, "Script headers"). */
@@ -303,18 +316,124 @@ async function withMessageFacts(rt: Runtime, spaceId: string, lines: (StoredLine
   });
 }
 
-/** Newest first. Returns the page and, when more lines may exist, the id to continue before. */
+/**
+ * The index lists each of these stored lines is filed in besides `* `, as readJournal finds it: its
+ * refs with those its message keeps put back (withMessageFacts). A moved day's document files its
+ * lines so (actors/journal-history.ts).
+ */
+export async function listsOfLines(
+  rt: Runtime,
+  spaceId: string,
+  stored: { id: string; raw: string }[],
+): Promise<string[][]> {
+  const lines = stored.map(({ id, raw }) => storedLine(id, raw));
+  await withMessageFacts(rt, spaceId, lines);
+  return lines.map((line) => listsOf(line.refs));
+}
+
+/**
+ * Adds the visible lines of a run read newest first to the page; once the page is full, the next
+ * visible line answers the cursor to go on from (the page's last id), else null.
+ */
+function collect(
+  page: StoredLine[],
+  run: (StoredLine | null)[],
+  q: JournalQuery,
+  own: (line: StoredLine) => boolean,
+): string | null {
+  for (const line of run) {
+    if (!line || !own(line) || !q.visible(line)) continue;
+    if (page.length === q.limit) return page[page.length - 1]!.id;
+    page.push(line);
+  }
+  return null;
+}
+
+/** How many day documents a page opens at most: past them it answers with what it found and a cursor to go on. */
+const DAYS_A_PAGE = 31;
+/** Days looked up in `journal:days` at a time. */
+const DAYS_A_LOOKUP = 62;
+/** How far behind the clock that drew an object's id another process's may be when it journals about it. */
+const CLOCK_MARGIN_MS = 60_000;
+const OBJECT_ID = new RegExp(`^[a-z]+_${ID_BODY_PATTERN}$`);
+
+/** The earliest a ref's lines may be (ms): its object's creation for an id, else (every line, an address, a domain) its space's. */
+const refStart = (spaceId: string, ref: string): number =>
+  idTime(OBJECT_ID.test(ref) ? ref : spaceId) - CLOCK_MARGIN_MS;
+
+interface Reading {
+  q: JournalQuery;
+  prefix: string;
+  own: (line: StoredLine) => boolean;
+  /** The exclusive upper bound of the page's bodies ('' for none). */
+  upper: string;
+  page: StoredLine[];
+}
+
+/**
+ * The rest of a page from the day documents (actors/journal-days.ts), newest day first, from the one
+ * under the page's upper bound and the moved days' end (`moved`) down to the query's lower bound or the
+ * ref's start (refStart). Past DAYS_A_PAGE documents it answers with a cursor before the next day.
+ */
+async function readMovedDays(
+  rt: Runtime,
+  spaceId: string,
+  moved: number,
+  { q, prefix, own, upper, page }: Reading,
+): Promise<{ lines: StoredLine[]; next: string | null }> {
+  // A bound of a time alone (a day's end, a cursor between days) excludes its own millisecond.
+  const top = Math.min(moved - 1, upper ? decodeTime(upper) - (upper.length < ID_BODY_CHARS ? 1 : 0) : Infinity);
+  const bottom = dayStart(Math.max(q.from ?? 0, refStart(spaceId, q.ref)));
+  const from = q.from === null ? '' : encodeTime(q.from);
+  let opened = 0;
+  for (let day = dayStart(top); day >= bottom;) {
+    const starts: number[] = [];
+    for (; day >= bottom && starts.length < DAYS_A_LOOKUP; day = dayStart(day - 1)) starts.push(day);
+    const shas = await dayDocuments(rt, spaceId, starts.map(dayName));
+    for (const [i, sha] of shas.entries()) {
+      if (!sha) continue;
+      if (opened === DAYS_A_PAGE)
+        return { lines: page, next: `${ID_PREFIXES.journal}_${encodeTime(nextDayStart(starts[i]!))}` };
+      opened++;
+      const document = await readDay(rt, spaceId, sha);
+      const positions =
+        prefix === indexPrefix('*') ? document.bodies.map((_, at) => at) : (document.lists[prefix] ?? []);
+      const wanted = positions
+        .filter((at) => (!upper || document.bodies[at]! < upper) && document.bodies[at]! >= from)
+        .reverse();
+      for (let at = 0; at < wanted.length; at += q.limit + 1) {
+        const run = wanted
+          .slice(at, at + q.limit + 1)
+          .map((position) =>
+            storedLine(`${ID_PREFIXES.journal}_${document.bodies[position]!}`, document.lines[position]!),
+          );
+        await withMessageFacts(rt, spaceId, run);
+        const next = collect(page, run, q, own);
+        if (next) return { lines: page, next };
+      }
+    }
+  }
+  return { lines: page, next: null };
+}
+
+/**
+ * Newest first. Returns the page and, when more lines may exist, the id to continue before. Redis's
+ * part of the journal first (from the moved days' end on), then the day documents (readMovedDays).
+ */
 export async function readJournal(
   rt: Runtime,
   spaceId: string,
   q: JournalQuery,
 ): Promise<{ lines: StoredLine[]; next: string | null }> {
   const keys = spaceKeys(spaceId);
-  const { indexed, own } = await indexRange(rt, spaceId, q.ref);
+  const [{ indexed, own }, moved] = await Promise.all([indexRange(rt, spaceId, q.ref), movedUpTo(rt, spaceId)]);
   const prefix = indexPrefix(indexed);
-  const from = q.from === null ? '' : encodeTime(q.from);
-  let below = q.before ? idBody(q.before) : q.to === null ? '' : encodeTime(q.to);
-  const lines: StoredLine[] = [];
+  const upper = q.before ? idBody(q.before) : q.to === null ? '' : encodeTime(q.to);
+  const queryFrom = q.from === null ? '' : encodeTime(q.from);
+  const movedFrom = moved === null ? '' : encodeTime(moved);
+  const from = queryFrom > movedFrom ? queryFrom : movedFrom;
+  const page: StoredLine[] = [];
+  let below = upper;
   let scanned = 0;
   let last: string | null = null;
   while (scanned < SCAN_CAP) {
@@ -323,23 +442,22 @@ export async function readJournal(
       { journalIndex: keys.journalIndex },
       { prefix, below, from, count: q.limit + 1 },
     );
-    if (!bodies) return { lines, next: null };
     const ids: string[] = [];
     for (let at = 0; at < bodies.length; at += ID_BODY_CHARS)
       ids.push(`${ID_PREFIXES.journal}_${bodies.slice(at, at + ID_BODY_CHARS)}`);
+    if (!ids.length) break;
     const values = await rt.redis.hmget(keys.journal, ...ids);
-    const page = ids.map((id, i) => (values[i] ? storedLine(id, values[i]) : null));
-    await withMessageFacts(rt, spaceId, page);
-    for (let i = 0; i < ids.length; i++) {
-      last = ids[i]!;
-      scanned++;
-      const line = page[i];
-      if (!line || !own(line) || !q.visible(line)) continue;
-      if (lines.length === q.limit) return { lines, next: lines[lines.length - 1]!.id };
-      lines.push(line);
-    }
-    if (ids.length < q.limit + 1) return { lines, next: null };
-    below = idBody(last!);
+    const run = ids.map((id, i) => (values[i] ? storedLine(id, values[i]) : null));
+    await withMessageFacts(rt, spaceId, run);
+    const next = collect(page, run, q, own);
+    if (next) return { lines: page, next };
+    scanned += ids.length;
+    last = ids[ids.length - 1]!;
+    if (ids.length < q.limit + 1) break;
+    below = idBody(last);
   }
-  return { lines, next: last };
+  if (scanned >= SCAN_CAP) return { lines: page, next: last };
+  return moved === null
+    ? { lines: page, next: null }
+    : readMovedDays(rt, spaceId, moved, { q, prefix, own, upper, page });
 }

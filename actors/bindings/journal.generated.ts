@@ -2,6 +2,54 @@
 // Each function runs one script, its keys and arguments by name, put on the wire in the header's order.
 import type { Scripts } from '../../src/redis/scripts.js';
 
+// lua/journal/moveDays-4.lua
+export interface MoveDaysKeys {
+  /** hash: line id -> the line's compact JSON */
+  journal: string;
+  /** hash: the index lists of line id bodies (journalIndexAdd) */
+  journalIndex: string;
+  /** hash: Paris day -> its document's SHA-256; `to`, the moved days' end (ms) */
+  journalDays: string;
+  /** set of the SHA-256 of the space's blobs that records point to */
+  blobs: string;
+}
+export interface MoveDaysArgs {
+  /** the moved days' end as read ('' when no day moved yet) */
+  to: string;
+  /** the range's end: the start of a Paris day (ms), the new `to` */
+  next: number;
+  /** the range's start as a body's time (encodeTime of ARGV[1]), '' when none */
+  from: string;
+  /** the range's end as a body's time (encodeTime of ARGV[2]) */
+  below: string;
+  /** the Paris day the document holds, YYYY-MM-DD; '' when the range has no line */
+  day: string;
+  /** the document's SHA-256 (base64url); '' when there is none */
+  sha: string;
+  /** the range's line id bodies as read, 20 characters each, newest first */
+  bodies: string;
+  /** the index lists its lines are filed in (`* ` and each ref's prefix) */
+  prefixes: string;
+}
+export type MoveDaysReply =
+  { moved: number } | { stale: true };
+/**
+ * Moves the journal's lines of a range of Paris days out of Redis (actors/journal-history.ts,
+ * docs/architecture.md "Journal layout"): the day document holding them is already durable in the
+ * blob store; here the lines leave the journal hash, their bodies every index list they were filed in
+ * (journalIndexDropBelow), and `journal:days` names the document under its day and records the end of
+ * the moved days (`to`), from which readers look in Redis and under which in the documents. Only a
+ * range as read: the same `to`, the same bodies in the `* ` list (a line written since would be lost).
+ * Never refuses.
+ */
+export function moveDays(scripts: Scripts, keys: MoveDaysKeys, args: MoveDaysArgs): Promise<MoveDaysReply> {
+  return scripts.run<MoveDaysReply>(
+    'journal/moveDays',
+    [keys.journal, keys.journalIndex, keys.journalDays, keys.blobs],
+    [args.to, args.next, args.from, args.below, args.day, args.sha, args.bodies, args.prefixes],
+  );
+}
+
 // lua/journal/readIndex-1.lua
 export interface ReadIndexKeys {
   /** hash: the index lists of line id bodies (journalIndexAdd) */
@@ -21,10 +69,8 @@ export type ReadIndexReply =
   { bodies: string }; // the bodies, 20 characters each, newest first
 /**
  * A page of one journal index list, newest first: the line id bodies of `prefix` below ARGV[2] and not
- * below ARGV[3], at most ARGV[4] of them (list_events, actors/journal.ts). The walk starts in the bucket
- * holding the bodies just below the upper bound (found by journalBucketOf: a binary search over the
- * sealed buckets, so a cursor deep in a long history costs as little as the first page) and goes down
- * bucket by bucket. Reads only.
+ * below ARGV[3], at most ARGV[4] of them (list_events, actors/journal.ts; the walk is journalWalk's).
+ * Reads only.
  * Never refuses.
  */
 export function readIndex(scripts: Scripts, keys: ReadIndexKeys, args: ReadIndexArgs): Promise<ReadIndexReply> {

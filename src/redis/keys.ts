@@ -250,6 +250,12 @@ function keysOf(spaceId: string) {
     journal: `${tag}:journal`,
     /** hash: the index lists of line id bodies, in buckets of 64 (lua/includes/journalIndexAdd.lua); `* ` lists every line, else an object's prefix (indexPrefix, actors/journal.ts). */
     journalIndex: `${tag}:journal:idx`,
+    /**
+     * hash: the journal's days moved into the blob store (actors/journal-history.ts): Paris day
+     * (YYYY-MM-DD) -> its document's SHA-256 (base64url); `to`, the end (ms) of the moved days: every
+     * line before it is in a document, every later one in `journal`.
+     */
+    journalDays: `${tag}:journal:days`,
   };
 }
 

@@ -23,36 +23,18 @@ import { authenticate, createSpace } from '../../actors/space.js';
 import { createInbox } from '../../actors/inbox.js';
 import { composeRuntime } from '../../src/cli/compose.js';
 import { createRuntime } from '../../src/runtime.js';
-import { ManualClock } from '../../src/clock.js';
-import { createTransport } from '../../src/delivery/transports.js';
 import { startLocalRedis } from '../../src/redis/local.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { routeOf } from '../../src/smtp/routing.js';
 import { verpReturnPath } from '../../src/delivery/mime.js';
-import { deliverDue } from '../../src/workers/send.js';
 import { CHILD_EXEC_ARGV } from '../helpers/child.js';
-import { MASTER_KEY } from '../helpers/domains.js';
 import { mailFrom, receivedMail } from '../helpers/mail.js';
 import { recipient, send, sender, type Sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
-import { startService } from '../helpers/service.js';
+import { DAY_MS, startHistoryService } from '../helpers/history.js';
 
 t.setTimeout(120_000);
-const DAY_MS = 86_400_000;
-const clock = new ManualClock(Date.parse('2026-06-01T08:00:00.000Z'));
-const svc = await startService({
-  clock,
-  env: { MAILBOX_MASTER_KEY: MASTER_KEY, SEND_WINDOW: 'always', SPACING_SECONDS: '0', ARCHIVE_AFTER_DAYS: '30' },
-});
-const outbox = createTransport(svc.rt);
-
-/** Runs the send worker until the inbox's queue is empty, following the clock. */
-async function deliverAll(s: Sender): Promise<void> {
-  for (let next = await deliverDue(svc.rt, outbox, s.spaceId, s.inboxId); next !== null;) {
-    clock.set(Math.max(clock.now(), next));
-    next = await deliverDue(svc.rt, outbox, s.spaceId, s.inboxId);
-  }
-}
+const { clock, svc, deliverAll } = await startHistoryService('2026-06-01T08:00:00.000Z');
 
 /** A conversation: our first message (sent), their reply with a file, our answer (sent). */
 async function conversation(s: Sender) {
