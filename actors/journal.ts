@@ -457,7 +457,9 @@ export async function readJournal(
     below = idBody(last);
   }
   if (scanned >= SCAN_CAP) return { lines: page, next: last };
-  return moved === null
-    ? { lines: page, next: null }
-    : readMovedDays(rt, spaceId, moved, { q, prefix, own, upper, page });
+  // A move since `moved` was read took lines this walk did not reach out of Redis: history goes on under the last one it read.
+  const movedNow = await movedUpTo(rt, spaceId);
+  if (movedNow === null) return { lines: page, next: null };
+  const under = movedNow !== moved && last ? idBody(last) : upper;
+  return readMovedDays(rt, spaceId, movedNow, { q, prefix, own, upper: under, page });
 }
