@@ -166,6 +166,49 @@ t.test('a worker dying between the document and the drop loses no line; the next
   t.same(await readings(s, a), before, 'and the same from history');
 });
 
+t.test(
+  'long lists: sealed buckets wholly moved keep their bound, the one astride the boundary its later lines',
+  async (t) => {
+    const s = await sender(svc);
+    const contact = recipient('bavard');
+    const keys = spaceKeys(s.spaceId);
+    // 90 lines a day in `* `, the inbox's and the contact's lists: each seals a bucket of 64 a day or more.
+    const days: string[] = [];
+    for (let d = 0; d < 2; d++) {
+      days.push(parisDay(clock.now()));
+      for (let i = 0; i < 90; i++) {
+        await receive(s, contact, `Sujet ${d}-${i}`, 'Bonjour.');
+        clock.advance(60_000);
+      }
+      clock.advance(DAY_MS);
+    }
+    const query = [{ day: days[0] }, { day: days[1] }, { inbox_id: s.inboxId }, { contact }];
+    const read = async () => {
+      const all = [];
+      for (const q of query) for (const limit of [7, 64, 200]) all.push(await pages(s, q, limit));
+      return all;
+    };
+    const before = await read();
+    t.ok(Object.keys(await svc.rt.redis.hgetall(keys.journalIndex)).some((field) => field.endsWith('#2')));
+    // The first day moves, the second stays: the cutoff falls between them.
+    clock.advance(29 * DAY_MS);
+    await visitSpace(svc.rt, s.spaceId, 1000);
+    const documents = await svc.rt.redis.hgetall(keys.journalDays);
+    t.ok(documents[days[0]!] && !documents[days[1]!], 'the first day alone moved');
+    t.ok((await svc.rt.redis.hlen(keys.journal)) >= 90, 'the second day stays');
+    const index = await svc.rt.redis.hgetall(keys.journalIndex);
+    t.ok(
+      Object.entries(index).some(([field, value]) => field.includes('#') && value.length === 20),
+      'a bucket wholly moved keeps its bound',
+    );
+    t.same(await read(), before, 'the same pages across the boundary');
+    clock.advance(2 * DAY_MS);
+    await visitSpace(svc.rt, s.spaceId, 1000);
+    t.equal(await svc.rt.redis.hlen(keys.journal), 0, 'then the second day');
+    t.same(await read(), before);
+  },
+);
+
 t.test('a page opens at most 31 day documents, then answers a cursor', async (t) => {
   const s = await sender(svc);
   const contact = recipient('fidele');
