@@ -25,11 +25,11 @@ const receive = (s: Sender, from: string, subject: string, text: string) =>
   receiveInbound(svc.rt, s.spaceId, { id: s.inboxId, address: s.address }, mailFrom(from, subject, text));
 
 /** Every page of a list_events query at this limit: its events and its cursor, walked to the end. */
-async function pages(s: Sender, query: Record<string, unknown>, limit: number) {
+async function pages(s: Sender, query: Record<string, unknown>, limit: number, apiKey = s.apiKey) {
   const walked: { events: unknown[]; next: string | null }[] = [];
   let cursor: string | undefined;
   do {
-    const res = await svc.call(s.apiKey, 'list_events', { ...query, limit, ...(cursor ? { cursor } : {}) });
+    const res = await svc.call(apiKey, 'list_events', { ...query, limit, ...(cursor ? { cursor } : {}) });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body.error));
     walked.push({ events: res.body.events, next: res.body.next_cursor });
     cursor = res.body.next_cursor ?? undefined;
@@ -65,7 +65,9 @@ async function activity(s: Sender) {
     }
     clock.advance(DAY_MS);
   }
-  return { claire, paul, days, threads, messages, audienceId };
+  // A key of the inbox alone: a line shows when its inbox, put back from its message, is the key's.
+  const inboxKey = (await svc.key(s.apiKey, { name: 'ventes', permissions: ['read'], inbox_ids: [s.inboxId] })).apiKey;
+  return { claire, paul, days, threads, messages, audienceId, inboxKey };
 }
 
 type Activity = Awaited<ReturnType<typeof activity>>;
@@ -88,6 +90,7 @@ async function readings(s: Sender, a: Activity) {
   const all = [];
   for (const query of queries(s, a))
     for (const limit of [1, 3, 50]) all.push({ query, limit, pages: await pages(s, query, limit) });
+  for (const day of a.days) all.push({ query: { day }, limit: 2, pages: await pages(s, { day }, 2, a.inboxKey) });
   return all;
 }
 
