@@ -1,10 +1,11 @@
 -- Takes every line id body under `below` out of the journal index list of `prefix` (journal/moveDays:
 -- the days moved into the blob store). Bodies ascend across buckets, so they are the list's first ones:
--- the sealed buckets whose bound is under `below` keep their bound alone (the binary search of
--- journalBucketOf and the readers' walk still find their way; a reader's lower bound is the moved
--- days' end, so it never walks into them), the bucket of `below` and, when it is the list's last, the
--- open bucket lose their first bodies. Earlier moves emptied the buckets under theirs: the walk down
--- stops at the first bucket left as its bound. A list of one open bucket left empty goes.
+-- the sealed buckets whose bound is under `below` go (journalBucket counts them under every body, and
+-- the readers' walk, whose lower bound is the moved days' end, stops there), but for the last one,
+-- which keeps its bound alone (the open bucket's header names it: the search for a body at or under
+-- it lands there); the bucket of `below` and, when it is the list's last, the open bucket lose their
+-- first bodies. Earlier moves dropped the buckets under theirs: the walk down stops at the first one
+-- gone. A list of one open bucket left empty goes.
 --- @include "journalBucket"
 local function journalIndexDropBelow(indexKey, prefix, below)
   local open = redis.call('HGET', indexKey, prefix)
@@ -30,8 +31,12 @@ local function journalIndexDropBelow(indexKey, prefix, below)
   for k = journalBucket(indexKey, prefix, n, below), 1, -1 do
     local field = prefix .. '#' .. k
     local value = redis.call('HGET', indexKey, field)
-    if #value == 20 then return end
+    if not value then return end
     local left = kept(value, 20)
-    if #left < #value then redis.call('HSET', indexKey, field, left) end
+    if k < n and string.sub(value, 1, 20) < below then
+      redis.call('HDEL', indexKey, field)
+    elseif #left < #value then
+      redis.call('HSET', indexKey, field, left)
+    end
   end
 end

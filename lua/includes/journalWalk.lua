@@ -2,8 +2,8 @@
 -- first, at most `count` of them ('' bounds: none). The walk starts in the bucket holding the bodies
 -- just below the upper bound (journalBucketOf: a binary search over the sealed buckets, so a cursor
 -- deep in a long history costs as little as the first page) and goes down bucket by bucket; a sealed
--- bucket whose bound is under `from` ends it, so the buckets a move of old days left as their bound
--- alone (journalIndexDropBelow) are never read.
+-- bucket whose bound is under `from` ends it, and so does one a move of old days dropped
+-- (journalIndexDropBelow): the readers' lower bound is at or above the moved days' end.
 --- @include "journalBucketOf"
 local function journalWalk(indexKey, prefix, below, from, count)
   local found = {}
@@ -21,7 +21,7 @@ local function journalWalk(indexKey, prefix, below, from, count)
     k = k - 1
     if k < 1 then return found end
     value, headLength = redis.call('HGET', indexKey, prefix .. '#' .. k), 20
-    if string.sub(value, 1, 20) < from then return found end
+    if not value or string.sub(value, 1, 20) < from then return found end
   end
   return found
 end
