@@ -129,3 +129,74 @@ t.test('a line filed in several lists, sealed and new ones: each holds its own l
   for (const [prefix, bodies] of model)
     t.same(await s.page(prefix, '', '', 10_000), [...bodies].sort().reverse(), `${prefix}: its ${bodies.length} lines`);
 });
+
+t.test('moves of old days (journal/moveDays): every list reads from the moved end on as a sorted list', async (t) => {
+  const s = await space('journalindex5');
+  const lists = ['* ', 'inb_dddddddddddddddddddd', 'c:carole@exemple.fr '];
+  const model: string[] = [];
+  let now = START;
+  const writeSome = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      now += 1 + draw(5);
+      const lineBody = body(draw(8) === 0 ? now - draw(300) : now);
+      await s.write(lineBody, i % 4 === 0 ? lists.slice(1) : [lists[1]!]);
+      model.push(lineBody);
+    }
+  };
+  const inList = (prefix: string) =>
+    model.filter((lineBody) => prefix !== lists[2] || model.indexOf(lineBody) % 4 === 0);
+  await writeSome(500);
+  let to: number | null = null;
+  for (const cut of [START + 200, START + 700, START + 1100, START + 1101, START + 1400]) {
+    const range = await s.page('* ', encodeTime(cut), to === null ? '' : encodeTime(to), 10_000);
+    const moved = await journalLua.moveDays(
+      scripts,
+      {
+        journal: s.keys.journal,
+        journalIndex: s.keys.journalIndex,
+        journalDays: s.keys.journalDays,
+        blobs: s.keys.blobs,
+      },
+      {
+        to: to === null ? '' : String(to),
+        next: cut,
+        from: to === null ? '' : encodeTime(to),
+        below: encodeTime(cut),
+        day: '',
+        sha: '',
+        bodies: range.join(''),
+        prefixes: JSON.stringify(lists),
+      },
+    );
+    t.same(moved, { moved: range.length });
+    to = cut;
+    await writeSome(60);
+    for (const prefix of lists) {
+      const expected = inList(prefix)
+        .filter((lineBody) => lineBody >= encodeTime(cut))
+        .sort()
+        .reverse();
+      t.same(await s.page(prefix, '', encodeTime(cut), 10_000), expected, `${prefix} from ${cut - START}`);
+      const walked: string[] = [];
+      for (let below = ''; ;) {
+        const got = await s.page(prefix, below, encodeTime(cut), 30);
+        walked.push(...got);
+        if (got.length < 30) break;
+        below = got[got.length - 1]!;
+      }
+      t.same(walked, expected, `${prefix} from ${cut - START}, paged by 30`);
+    }
+  }
+  const stale = await journalLua.moveDays(
+    scripts,
+    {
+      journal: s.keys.journal,
+      journalIndex: s.keys.journalIndex,
+      journalDays: s.keys.journalDays,
+      blobs: s.keys.blobs,
+    },
+    { to: '', next: now, from: '', below: encodeTime(now), day: '', sha: '', bodies: '', prefixes: '[]' },
+  );
+  t.same(stale, { stale: true }, 'a move from another `to` than the stored one writes nothing');
+  t.equal(await redis.hlen(s.keys.journal), model.filter((lineBody) => lineBody >= encodeTime(to!)).length);
+});
