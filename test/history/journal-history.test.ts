@@ -11,6 +11,8 @@ import { receiveInbound } from '../../actors/inbound.js';
 import { visitSpace } from '../../actors/history.js';
 import { moveJournalDays } from '../../actors/journal-history.js';
 import { eraseSpace } from '../../actors/closure.js';
+import { sweepOrphanBlobs } from '../../actors/attachments.js';
+import { blobKey } from '../../src/blobs/store.js';
 import { encodeTime } from '../../src/ids.js';
 import { spaceKeys } from '../../src/redis/keys.js';
 import { parisDay } from '../../src/texts.js';
@@ -146,6 +148,7 @@ t.test('a worker dying between the document and the drop loses no line; the next
   const before = await readings(s, a);
   clock.advance(31 * DAY_MS);
   const blobs = svc.rt.ports.blobs;
+  let orphan = '';
   const dying = {
     ...svc.rt,
     ports: {
@@ -153,7 +156,7 @@ t.test('a worker dying between the document and the drop loses no line; the next
       blobs: {
         ...blobs,
         async put(spaceId: string, bytes: Uint8Array) {
-          await blobs.put(spaceId, bytes);
+          orphan = (await blobs.put(spaceId, bytes)).key;
           throw new Error('killed after the put');
         },
       },
@@ -164,9 +167,21 @@ t.test('a worker dying between the document and the drop loses no line; the next
   t.equal((await blobs.list(s.spaceId)).length, listed + 1, 'a document nothing names');
   t.equal(await svc.rt.redis.exists(keys.journalDays), 0, 'no day moved');
   t.same(await readings(s, a), before, 'every line read once, from Redis');
+  // The next visit, a minute on: its document is written anew.
+  clock.advance(60_000);
   await visitSpace(svc.rt, s.spaceId, 100);
   t.ok(await svc.rt.redis.hget(keys.journalDays, 'to'));
   t.same(await readings(s, a), before, 'and the same from history');
+  // The blobs' times are the machine's, the service's clock is another: every blob written so far is old.
+  await sweepOrphanBlobs(svc.rt, clock.now() - Date.now() - 60_000);
+  const named = Object.entries(await svc.rt.redis.hgetall(keys.journalDays)).filter(([day]) => day !== 'to');
+  const left = new Set((await blobs.list(s.spaceId)).map((blob) => blob.key));
+  t.ok(
+    named.every(([, sha]) => left.has(blobKey(s.spaceId, Buffer.from(sha, 'base64url').toString('hex')))),
+    'the sweep keeps the documents journal:days names',
+  );
+  t.notOk(left.has(orphan), 'and removes the one nothing names');
+  t.same(await readings(s, a), before);
 });
 
 t.test(
