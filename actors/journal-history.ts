@@ -51,11 +51,7 @@ async function moveRange(
     const ids = slice.map((body) => `${ID_PREFIXES.journal}_${body}`);
     const raws = await rt.redis.hmget(keys.journal, ...ids);
     const kept = slice.flatMap((body, i) => (raws[i] ? [{ id: ids[i]!, body, raw: raws[i] }] : []));
-    const lists = await listsOfLines(
-      rt,
-      spaceId,
-      kept.map(({ id, raw }) => ({ id, raw })),
-    );
+    const lists = await listsOfLines(rt, spaceId, kept);
     kept.forEach(({ body, raw }, i) => {
       const position = document.bodies.length;
       document.bodies.push(body);
