@@ -27,7 +27,7 @@ import {
 } from './search-archived.js';
 import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
-import { withFieldsInHistory } from './history-records.js';
+import { readDocument, recordOfPairs, withFieldsInHistory } from './history-records.js';
 
 const POSTING_BYTES = 3;
 
@@ -567,7 +567,7 @@ async function withMessages(
     messageTexts(
       rt,
       spaceId,
-      found.map(({ newest }) => newest),
+      found.map(({ newest, thread }) => ({ id: newest, thread })),
     ),
     records(
       rt,
@@ -614,7 +614,7 @@ async function withSnippets(
       await messageTexts(
         rt,
         spaceId,
-        archived.map((hit) => hit.message_ids[0]!),
+        archived.map((hit) => ({ id: hit.message_ids[0]!, thread: hit.thread })),
       )
     ).map((text, i) => [archived[i]!, text]),
   );
@@ -624,19 +624,45 @@ async function withSnippets(
 }
 
 /**
- * The messages' texts, in one round trip (read back from the blob store when over 2 KB): a message of a
- * thread in history, its words live or in a segment, has its text in the thread's document.
+ * The texts of messages of these threads (read back from the blob store when over 2 KB). A thread in
+ * history as the page read it has them in its document, read by the reference its row gave: no round
+ * trip to find it. Any other's are read in Redis, in one round trip, or in its document when it moved
+ * into history since.
  */
-async function messageTexts(rt: Runtime, spaceId: string, ids: string[]): Promise<string[]> {
-  if (!ids.length) return [];
+async function messageTexts(
+  rt: Runtime,
+  spaceId: string,
+  messages: { id: string; thread: StoredThread }[],
+): Promise<string[]> {
   const keys = spaceKeys(spaceId);
+  const rows: (string | null)[][] = await Promise.all(
+    messages.map(async ({ id, thread }) => {
+      if (!thread.history) return [null, null];
+      const document = await readDocument(rt, spaceId, thread.history);
+      const at = document.ids.indexOf(id);
+      if (at < 0) return [null, null];
+      const record = recordOfPairs(document.messages[at]!);
+      return [record.text ?? '', record.body_blobs ?? ''];
+    }),
+  );
+  const unread = messages.filter((_, i) => rows[i]![0] === null);
   const reads = rt.redis.pipeline();
-  for (const id of ids) reads.hmget(keys.message(id), 'text', 'body_blobs');
-  const rows = await withFieldsInHistory(rt, spaceId, ids, ['text', 'body_blobs'], await execAll(reads));
-  const messages = await withBodies(
+  for (const { id } of unread) reads.hmget(keys.message(id), 'text', 'body_blobs');
+  const read = unread.length
+    ? await withFieldsInHistory(
+        rt,
+        spaceId,
+        unread.map(({ id }) => id),
+        ['text', 'body_blobs'],
+        await execAll(reads),
+      )
+    : [];
+  let next = 0;
+  const fields = rows.map((row) => (row[0] === null ? read[next++]! : row));
+  const bodies = await withBodies(
     rt,
     spaceId,
-    rows.map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
+    fields.map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
   );
-  return messages.map((message) => message.text);
+  return bodies.map((body) => body.text);
 }

@@ -98,6 +98,12 @@ export class SegmentQuery {
   }
 }
 
+export interface SegmentMatch {
+  doc: number;
+  thread: string;
+  message: string;
+}
+
 /** An opened segment, read-only. */
 export class Segment {
   /**
@@ -131,28 +137,25 @@ export class Segment {
     return rows;
   }
 
-  /** Documents of an FTS5 query below `before`, newest first, at most `limit`, with these columns of `docs`. */
-  private matching(columns: string, fts: string, before: number, limit: number): unknown[][] {
+  /**
+   * Documents of an FTS5 query below `before`, newest first, at most `limit` (-1: all). One statement for
+   * every query: preparing it is the larger part of a first query after the file is opened.
+   */
+  private matching(fts: string, before: number, limit: number): SegmentMatch[] {
     return this.rows(
-      `SELECT doc, ${columns} FROM docs WHERE doc IN (SELECT rowid FROM found WHERE found MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?) ORDER BY doc DESC`,
+      'SELECT doc, thread, message FROM docs WHERE doc IN (SELECT rowid FROM found WHERE found MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?) ORDER BY doc DESC',
       [fts, before, limit],
-    );
+    ).map(([doc, thread, message]) => ({ doc: doc as number, thread: thread as string, message: message as string }));
   }
 
   /** Matching documents below `before`, newest first, at most `limit`. */
-  matches(query: SegmentQuery, before: number, limit: number): { doc: number; thread: string }[] {
-    return this.matching('thread', query.fts, before, limit).map(([doc, thread]) => ({
-      doc: doc as number,
-      thread: thread as string,
-    }));
+  matches(query: SegmentQuery, before: number, limit: number): SegmentMatch[] {
+    return this.matching(query.fts, before, limit);
   }
 
   /** The threads' matching documents, newest first. */
-  threadMatches(query: SegmentQuery, threadIds: readonly string[]): { doc: number; thread: string; message: string }[] {
-    // No limit: SQLite's -1.
-    return this.matching('thread, message', query.ofThreads(threadIds), Number.MAX_SAFE_INTEGER, -1).map(
-      ([doc, thread, message]) => ({ doc: doc as number, thread: thread as string, message: message as string }),
-    );
+  threadMatches(query: SegmentQuery, threadIds: readonly string[]): SegmentMatch[] {
+    return this.matching(query.ofThreads(threadIds), Number.MAX_SAFE_INTEGER, -1);
   }
 
   /** Its first `limit` words that begin with `prefix`, in byte order (as Redis orders the live index's). */
