@@ -175,11 +175,15 @@ export class Segment {
       this.db.exec("CREATE VIRTUAL TABLE temp.instances USING fts5vocab(main, found, 'instance')");
       this.instances = true;
     }
-    return this.db.selectObjects(
-      `SELECT doc, message, thread, coalesce(words, '') AS words FROM docs LEFT JOIN
-        (SELECT doc, group_concat(term, ' ') AS words FROM instances WHERE term NOT GLOB '_*' GROUP BY doc)
-        USING (doc) ORDER BY doc`,
-    ) as unknown as SegmentDoc[];
+    // Joined here: as one SQL join (the grouped words scanned again for each document), 13 times slower.
+    const words = new Map(
+      this.db.selectArrays(
+        "SELECT doc, group_concat(term, ' ') FROM instances WHERE term NOT GLOB '_*' GROUP BY doc",
+      ) as [number, string][],
+    );
+    return (
+      this.db.selectArrays('SELECT doc, message, thread FROM docs ORDER BY doc') as [number, string, string][]
+    ).map(([doc, message, thread]) => ({ doc, message, thread, words: words.get(doc) ?? '' }));
   }
 
   /** Whether it holds these documents: each number's answer. */
