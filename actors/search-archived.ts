@@ -9,7 +9,6 @@ import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { blobKey } from '../src/blobs/store.js';
 import { Segment, SegmentCache, type SegmentQuery } from '../src/mail/segment-file.js';
-import { snippet, type QueryTerms } from '../src/mail/words.js';
 import type { StoredThread } from './stored-records.js';
 
 /** A segment as its inbox lists it: "<blob hash, base64url> <first document> <last document> <documents>". */
@@ -102,18 +101,28 @@ export function segmentCompletions(
   return [...all].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).slice(0, limit);
 }
 
-/** A thread's documents that match `query` in the segments, newest first, each once, at most `limit`. */
+/**
+ * The threads' documents that match `query` in their inboxes' segments, newest first, each once, at most
+ * `limit` a thread: one FTS5 query a segment for them all (each asked apart, a page's threads cost a
+ * page's worth of queries, each seeking every completion of the last word).
+ */
 export function archivedMatches(
-  segments: readonly Segment[],
+  ofInbox: (inboxId: string) => Segment[],
   query: SegmentQuery,
-  threadId: string,
+  threads: readonly Pick<StoredThread, 'id' | 'inbox_id'>[],
   limit: number,
-): { doc: number; message: string; segment: Segment }[] {
-  const all = segments.flatMap((segment) =>
-    segment.threadMatches(query, threadId, limit).map((match) => ({ ...match, segment })),
-  );
-  all.sort((a, b) => b.doc - a.doc);
-  return all.filter((match, i) => i === 0 || match.doc !== all[i - 1]!.doc).slice(0, limit);
+): Map<string, { doc: number; message: string }[]> {
+  const found = new Map(threads.map((thread) => [thread.id, [] as { doc: number; message: string }[]]));
+  const byInbox = new Map<string, string[]>();
+  for (const { id, inbox_id: inboxId } of threads) byInbox.set(inboxId, [...(byInbox.get(inboxId) ?? []), id]);
+  for (const [inboxId, threadIds] of byInbox)
+    for (const segment of ofInbox(inboxId))
+      for (const { thread, ...match } of segment.threadMatches(query, threadIds)) found.get(thread)!.push(match);
+  for (const [id, all] of found) {
+    all.sort((a, b) => b.doc - a.doc);
+    found.set(id, all.filter((match, i) => i === 0 || match.doc !== all[i - 1]!.doc).slice(0, limit));
+  }
+  return found;
 }
 
 /**
@@ -153,8 +162,8 @@ function* descending(
 
 export interface ArchivedHit {
   thread: StoredThread;
+  /** Its newest match's message first: the snippet is cut from its text once the pages are merged (actors/search.ts). */
   message_ids: string[];
-  snippet: string;
   /** The document it is shown at: its newest match. */
   doc: number;
 }
@@ -171,7 +180,7 @@ export async function archivedPage(
     ofInbox,
     query,
   }: { segments: readonly Segment[]; ofInbox: (inboxId: string) => Segment[]; query: SegmentQuery },
-  request: { terms: QueryTerms; before: number | null; limit: number },
+  request: { before: number | null; limit: number },
   shown: (threadIds: string[]) => Promise<Map<string, StoredThread | null>>,
 ): Promise<{ hits: ArchivedHit[]; next: number | null }> {
   const hits: ArchivedHit[] = [];
@@ -190,20 +199,22 @@ export async function archivedPage(
     }
     batchSize = BATCH;
     const threads = await shown(batch.map((match) => match.thread));
-    for (const { doc, thread: threadId } of batch) {
+    const visible = batch.flatMap(({ doc, thread: threadId }) => {
       const thread = threads.get(threadId);
-      if (!thread) continue;
-      const matches = archivedMatches(ofInbox(thread.inbox_id), query, threadId, MESSAGE_IDS_MAX);
+      return thread ? [{ doc, thread }] : [];
+    });
+    const matches = archivedMatches(
+      ofInbox,
+      query,
+      visible.map(({ thread }) => thread),
+      MESSAGE_IDS_MAX,
+    );
+    for (const { doc, thread } of visible) {
+      const own = matches.get(thread.id)!;
       // A newer match: shown on an earlier page.
-      if (matches[0]?.doc !== doc) continue;
+      if (own[0]?.doc !== doc) continue;
       if (hits.length === request.limit) return { hits, next: hits[hits.length - 1]!.doc };
-      const text = matches[0].segment.text(doc);
-      hits.push({
-        thread,
-        doc,
-        message_ids: [...new Set(matches.map((match) => match.message))],
-        snippet: snippet(text || thread.subject, request.terms),
-      });
+      hits.push({ thread, doc, message_ids: [...new Set(own.map((match) => match.message))] });
     }
   }
   return { hits, next: null };

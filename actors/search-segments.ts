@@ -12,7 +12,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { blobSetMember } from '../src/blobs/store.js';
 import { buildSegment, type SegmentDoc } from '../src/mail/segment-file.js';
-import { messageWords, snippetSource, type Indexed } from '../src/mail/words.js';
+import { messageWords, type Indexed } from '../src/mail/words.js';
 import { copiesOf } from '../src/sending/recipients.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { filePending } from './search.js';
@@ -80,7 +80,6 @@ export async function moveToSegments(
         message: message.id,
         thread: message.thread_id,
         words: messageWords(indexedOf(message)).join(' '),
-        text: snippetSource(message.text),
       });
   });
   const inboxIds = [...new Set(moved.map((d) => d.inboxId))];

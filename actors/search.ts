@@ -22,11 +22,12 @@ import {
   openShelves,
   releaseSegments,
   segmentCompletions,
+  type ArchivedHit,
   type Shelved,
 } from './search-archived.js';
 import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
-import { withFieldsInHistory } from './history-records.js';
+import { readDocument, recordOfPairs, withFieldsInHistory } from './history-records.js';
 
 const POSTING_BYTES = 3;
 
@@ -245,11 +246,12 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
       (await searchFrom(rt, spaceId, request, null, archive))!;
     // No completion: nothing matches, in the segments either.
     if (!archive?.completions.length) return live;
-    return mergePages(
+    const merged = mergePages(
       live,
       await archivedPage(archive, request, (ids) => shownFromSegments(rt, spaceId, request, ids, archive)),
       request.limit,
     );
+    return { hits: await withSnippets(rt, spaceId, merged.hits, request.terms), next: merged.next };
   } finally {
     releaseSegments(segments);
   }
@@ -300,7 +302,11 @@ const queueCompletions = (pipeline: ReturnType<Runtime['redis']['pipeline']>, sp
  * The two pages as one: each has decided every document from its `next` up (all of them when null),
  * so the hits from the higher of both are the merged page's, cut to its length.
  */
-function mergePages(live: Page, archived: Page, limit: number): Page {
+function mergePages(
+  live: Page,
+  archived: { hits: ArchivedHit[]; next: number | null },
+  limit: number,
+): { hits: (SearchHit | ArchivedHit)[]; next: number | null } {
   const floor = Math.max(live.next ?? -1, archived.next ?? -1);
   const hits = [...live.hits, ...archived.hits].filter((hit) => hit.doc >= floor).sort((a, b) => b.doc - a.doc);
   if (hits.length > limit) return { hits: hits.slice(0, limit), next: hits[limit - 1]!.doc };
@@ -557,51 +563,106 @@ async function withMessages(
   archive: Archive | null,
 ): Promise<SearchHit[]> {
   if (!found.length) return [];
-  const keys = spaceKeys(spaceId);
-  const reads = rt.redis.pipeline();
-  for (const { newest } of found) reads.hmget(keys.message(newest), 'text', 'body_blobs');
-  const [bodies, older] = await Promise.all([
-    execAll<(string | null)[]>(reads),
+  const [texts, older] = await Promise.all([
+    messageTexts(
+      rt,
+      spaceId,
+      found.map(({ newest, thread }) => ({ id: newest, thread })),
+    ),
     records(
       rt,
       spaceId,
       found.flatMap(({ docs }) => docs.slice(1)),
     ),
   ]);
-  // A live match of a thread in history (its words not moved to a segment yet): its text is in the thread's document.
-  const texts = await withBodies(
-    rt,
-    spaceId,
-    (
-      await withFieldsInHistory(
-        rt,
-        spaceId,
-        found.map(({ newest }) => newest),
-        ['text', 'body_blobs'],
-        bodies,
+  // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
+  const archived = archive
+    ? archivedMatches(
+        archive.ofInbox,
+        archive.query,
+        found.filter(({ docs }) => docs.length < MESSAGE_IDS_MAX).map(({ thread }) => thread),
+        MESSAGE_IDS_MAX,
       )
-    ).map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
-  );
+    : new Map<string, { doc: number; message: string }[]>();
   let at = 0;
   return found.map(({ thread, newest, docs }, index) => {
-    const text = texts[index]!.text;
+    const text = texts[index]!;
     const ids = older.slice(at, (at += docs.length - 1)).map((record) => `msg_${record.slice(0, ID_BODY_CHARS)}`);
-    // Its moved messages are older than its live ones (actors/search-segments.ts moves a thread's all).
-    const archived =
-      archive && docs.length < MESSAGE_IDS_MAX
-        ? archivedMatches(
-            archive.ofInbox(thread.inbox_id),
-            archive.query,
-            thread.id,
-            MESSAGE_IDS_MAX - docs.length,
-          ).filter((match) => !docs.includes(match.doc))
-        : [];
+    const moved = (archived.get(thread.id) ?? [])
+      .slice(0, MESSAGE_IDS_MAX - docs.length)
+      .filter((match) => !docs.includes(match.doc));
     return {
       thread,
       doc: docs[0]!,
       // A corrected draft is a document per version: one id for them all.
-      message_ids: [...new Set([newest, ...ids, ...archived.map((match) => match.message)])],
+      message_ids: [...new Set([newest, ...ids, ...moved.map((match) => match.message)])],
       snippet: snippet(text || thread.subject, terms),
     };
   });
+}
+
+/** The segments' hits of a merged page given their snippets, cut from their newest match's text as a live hit's is. */
+async function withSnippets(
+  rt: Runtime,
+  spaceId: string,
+  hits: (SearchHit | ArchivedHit)[],
+  terms: QueryTerms,
+): Promise<SearchHit[]> {
+  const archived = hits.filter((hit) => !('snippet' in hit));
+  const texts = new Map(
+    (
+      await messageTexts(
+        rt,
+        spaceId,
+        archived.map((hit) => ({ id: hit.message_ids[0]!, thread: hit.thread })),
+      )
+    ).map((text, i) => [archived[i]!, text]),
+  );
+  return hits.map((hit) =>
+    'snippet' in hit ? hit : { ...hit, snippet: snippet(texts.get(hit)! || hit.thread.subject, terms) },
+  );
+}
+
+/**
+ * The texts of messages of these threads (read back from the blob store when over 2 KB). A thread in
+ * history as the page read it has them in its document, read by the reference its row gave: no round
+ * trip to find it. Any other's are read in Redis, in one round trip, or in its document when it moved
+ * into history since.
+ */
+async function messageTexts(
+  rt: Runtime,
+  spaceId: string,
+  messages: { id: string; thread: StoredThread }[],
+): Promise<string[]> {
+  const keys = spaceKeys(spaceId);
+  const rows: (string | null)[][] = await Promise.all(
+    messages.map(async ({ id, thread }) => {
+      if (!thread.history) return [null, null];
+      const document = await readDocument(rt, spaceId, thread.history);
+      const at = document.ids.indexOf(id);
+      if (at < 0) return [null, null];
+      const record = recordOfPairs(document.messages[at]!);
+      return [record.text ?? '', record.body_blobs ?? ''];
+    }),
+  );
+  const unread = messages.filter((_, i) => rows[i]![0] === null);
+  const reads = rt.redis.pipeline();
+  for (const { id } of unread) reads.hmget(keys.message(id), 'text', 'body_blobs');
+  const read = unread.length
+    ? await withFieldsInHistory(
+        rt,
+        spaceId,
+        unread.map(({ id }) => id),
+        ['text', 'body_blobs'],
+        await execAll(reads),
+      )
+    : [];
+  let next = 0;
+  const fields = rows.map((row) => (row[0] === null ? read[next++]! : row));
+  const bodies = await withBodies(
+    rt,
+    spaceId,
+    fields.map(([text, blobs]) => textOnly(text ?? '', blobs ?? '')),
+  );
+  return bodies.map((body) => body.text);
 }

@@ -17,7 +17,7 @@
 // judged; exits non-zero when a message does not thread, a thread is not moved or a read answers wrong.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inProcessService, passedChecks } from './lib.mjs';
@@ -110,20 +110,38 @@ async function many(count, one) {
 
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await rt.redis.info('memory'))[1]);
 
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
+/** Whether a blob is a search segment file (an SQLite database) rather than a history document. */
+function isSqlite(path) {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(path, 'r');
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Bytes under the blob store's folder: the raw sources' segments, and the other blobs: history documents
- * and search segment files (those a merge replaced too, until the hourly sweep removes them).
+ * and search segment files (those a merge replaced too, until the hourly sweep removes them), the
+ * latter also apart.
  */
 function blobBytes() {
-  const bytes = { segments: 0, documents: 0, documentCount: 0 };
+  const bytes = { segments: 0, documents: 0, documentCount: 0, searchSegments: 0, searchSegmentCount: 0 };
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (SEGMENT_NAME.test(entry.name)) bytes.segments += statSync(path).size;
       else {
-        bytes.documents += statSync(path).size;
+        const size = statSync(path).size;
+        bytes.documents += size;
         bytes.documentCount++;
+        if (isSqlite(path)) {
+          bytes.searchSegments += size;
+          bytes.searchSegmentCount++;
+        }
       }
     }
   };
@@ -352,6 +370,11 @@ const rows = [
   [
     'blob store bytes a message: history documents and search segment files',
     `${(allBlobs.documents / MESSAGES).toFixed(0)} (${allBlobs.documentCount} files)`,
+    '',
+  ],
+  [
+    'of which search segment files (those a merge replaced included)',
+    `${(allBlobs.searchSegments / MESSAGES).toFixed(0)} (${allBlobs.searchSegmentCount} files)`,
     '',
   ],
   ['get_thread live', `${ms(reads.live.get.p50)} / ${ms(reads.live.get.p99)}`, ''],

@@ -118,13 +118,6 @@ export function queryTerms(query: string): QueryTerms | null {
   return { words: [...new Set(kept.filter((word) => word !== prefix))], prefix };
 }
 
-/**
- * What snippet reads of a text: its head, and one character more to tell that the text goes on. A
- * search segment keeps this of an archived message (src/mail/segment-file.ts): its snippets are those
- * of the whole text.
- */
-export const snippetSource = (text: string): string => text.slice(0, TEXT_READ_MAX + 1);
-
 /** Characters of a snippet, and how many of them come before the first word found. */
 const SNIPPET_CHARS = 160;
 const SNIPPET_LEAD = 50;

@@ -54,7 +54,8 @@ async function conversation(s: Sender) {
       from: to,
       from_name: 'Claire Dupré',
       subject: 'Re: Proposition de printemps',
-      text: 'Volontiers, voici nos chiffres éléphantesques.',
+      // Over 2 KB, its words past the first 160 characters: its text is a blob of its own, its snippet an excerpt.
+      text: `Volontiers, voici nos chiffres.\n${'Le détail suit, ligne par ligne. '.repeat(80)}Des chiffres éléphantesques.`,
       message_id_header: `<reponse-${threadId}@destinataire.test>`,
       in_reply_to: header,
       references: [header],
@@ -114,6 +115,7 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   t.equal(before.thread.messages.length, 3);
   t.equal(before.attachments.length, 1);
   t.equal(before.search.items.length, 1, 'a word of the received message finds the thread');
+  t.match(before.search.items[0].snippet, /^….* éléphantesques\.$/, 'cut around the word found');
   t.ok(before.journal.events.length >= 3 && before.events.events.length >= 3, 'its journal lines and events');
   t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
   const keys = spaceKeys(s.spaceId);

@@ -12,7 +12,8 @@ import { receiveInbound } from '../../actors/inbound.js';
 import { moveToSegments } from '../../actors/search-segments.js';
 import { shelvesOf } from '../../actors/search-archived.js';
 import { eraseSpace, ERASURE_DELAY_MS } from '../../actors/closure.js';
-import { buildSegment, SegmentCache } from '../../src/mail/segment-file.js';
+import sqlite3Init from '@sqlite.org/sqlite-wasm';
+import { buildSegment, SegmentCache, SegmentQuery, type SegmentDoc } from '../../src/mail/segment-file.js';
 import { spaceKeys, spaceKeyPattern } from '../../src/redis/keys.js';
 import { lastCode } from '../helpers/codes.js';
 import { MASTER_KEY } from '../helpers/domains.js';
@@ -242,7 +243,7 @@ t.test("an inbox's segments are merged past 4; everything moved leaves a few byt
 });
 
 t.test('the process keeps opened segments up to its budget, the least recently read closed first', async (t) => {
-  const bytes = await buildSegment([{ doc: 1, message: 'msg_a', thread: 'thr_a', words: 'alpha', text: 'alpha' }]);
+  const bytes = await buildSegment([{ doc: 1, message: 'msg_a', thread: 'thr_a', words: 'alpha' }]);
   const cache = new SegmentCache(bytes.byteLength * 2);
   let loads = 0;
   const load = () => {
@@ -261,6 +262,66 @@ t.test('the process keeps opened segments up to its budget, the least recently r
   t.equal(a.closed, true, 'the least recently read closed');
   t.equal(held.closed, false, 'one in use is never closed');
   cache.release(held);
+});
+
+/** A segment file as the first layout wrote it: each document's words and text head kept in `docs` too. */
+async function firstLayout(docs: readonly SegmentDoc[]): Promise<Uint8Array> {
+  const sqlite3 = await sqlite3Init();
+  const db = new sqlite3.oo1.DB(':memory:');
+  db.exec(`
+    CREATE TABLE docs(doc INTEGER PRIMARY KEY, message TEXT NOT NULL, thread TEXT NOT NULL, words TEXT NOT NULL, text TEXT NOT NULL);
+    CREATE INDEX docs_thread ON docs(thread, doc);
+    CREATE VIRTUAL TABLE found USING fts5(words, content='docs', content_rowid='doc', tokenize='unicode61 remove_diacritics 2', detail=none);`);
+  for (const d of docs)
+    db.exec({ sql: 'INSERT INTO docs VALUES (?, ?, ?, ?, ?)', bind: [d.doc, d.message, d.thread, d.words, d.words] });
+  db.exec("INSERT INTO found(found) VALUES ('rebuild'); VACUUM;");
+  const bytes = sqlite3.capi.sqlite3_js_db_export(db);
+  db.close();
+  return bytes;
+}
+
+t.test('a segment keeps no words but in its index, and a file of the first layout answers the same', async (t) => {
+  const docs: SegmentDoc[] = Array.from({ length: 40 }, (_, i) => ({
+    doc: 100 + 3 * i,
+    message: `msg_${String(i).padStart(20, '0')}`,
+    thread: `thr_${String(i % 7).padStart(20, '0')}`,
+    words: i === 5 ? '' : `commande lot${i % 4} ${WORDS[i % 7]!.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}`,
+  }));
+  const cache = new SegmentCache(1 << 30);
+  const current = await buildSegment(docs);
+  const old = await firstLayout(docs);
+  t.ok(current.byteLength < old.byteLength, `${current.byteLength} bytes, the first layout ${old.byteLength}`);
+  const [now, before] = [await cache.take('now', async () => current), await cache.take('before', async () => old)];
+  const query = new SegmentQuery(['commande'], now.completions('lot', 64));
+  t.same(
+    query.fts,
+    '"commande" AND ("lot0" OR "lot1" OR "lot2" OR "lot3")',
+    'the last word completed, no thread token',
+  );
+  t.same(now.completions('', 64), before.completions('', 64), 'the same words, no thread token among them');
+  for (const segment of [now, before]) {
+    t.same(
+      segment.docs(),
+      docs.map((d) => ({ ...d, words: d.words.split(' ').filter(Boolean).sort().join(' ') })),
+      'every document, its words read back',
+    );
+    t.same(
+      segment.matches(query, 200, 3).map((match) => match.doc),
+      [199, 196, 193],
+    );
+    t.same(
+      segment.threadMatches(new SegmentQuery([], ['lot1']), ['thr_00000000000000000002', 'thr_00000000000000000006']),
+      [
+        { doc: 211, thread: 'thr_00000000000000000002', message: 'msg_00000000000000000037' },
+        { doc: 139, thread: 'thr_00000000000000000006', message: 'msg_00000000000000000013' },
+        { doc: 127, thread: 'thr_00000000000000000002', message: 'msg_00000000000000000009' },
+      ],
+      "those threads' matches only",
+    );
+  }
+  t.same(await buildSegment(before.docs()), current, 'a merge of a first-layout file writes this layout');
+  cache.release(now);
+  cache.release(before);
 });
 
 t.test('erasure takes the segments with the space', async (t) => {
