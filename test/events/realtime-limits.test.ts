@@ -51,7 +51,7 @@ const openSockets = (front: ServedFrontEnd) => metric(front, /^mailbox_realtime_
  * bounded by time, not by polls: a loaded machine answers each poll slower.
  */
 async function settled(read: () => Promise<number>, expected: number): Promise<number> {
-  for (const end = Date.now() + 30_000; (await read()) !== expected && Date.now() < end; )
+  for (const end = Date.now() + 30_000; (await read()) !== expected && Date.now() < end;)
     await new Promise((resolve) => setTimeout(resolve, 20));
   return read();
 }

@@ -169,7 +169,8 @@ t.test(
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll('ul.threads > li')];
       const filteredRow = (row: Element) =>
-        row.classList.contains('unread') && [...row.querySelectorAll('span.label')].some((l) => l.textContent === 'devis');
+        row.classList.contains('unread') &&
+        [...row.querySelectorAll('span.label')].some((l) => l.textContent === 'devis');
       return rows.length > 0 && rows.every(filteredRow);
     });
     const filtered = await total('list_threads', 'items', { label: 'devis', unread: true });
