@@ -216,7 +216,7 @@ async function writeFirst(feed: Feed, email: string, claimedInbox: string): Prom
 async function stopReason(feed: Feed, email: string, state: ContactState, lastStatus: string): Promise<Reason | null> {
   const keys = spaceKeys(feed.access.space.id);
   const [wrote, byAddress, byDomain, dead] = await Promise.all([
-    feed.rt.redis.hget(keys.thread(state.t!), 'correspondent_wrote'),
+    readThread(feed.rt, feed.access.space.id, state.t!).then((thread) => thread?.correspondent_wrote),
     feed.rt.redis.hget(keys.suppressions, email),
     feed.rt.redis.hget(keys.suppressions, `@${email.split('@')[1]}`),
     deadAddress(feed.rt, email),

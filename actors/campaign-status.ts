@@ -12,7 +12,7 @@ import type { Runtime } from '../src/runtime.js';
 import { iso } from '../src/clock.js';
 import { parisDay, type Reason } from '../src/texts.js';
 import type { ContactState, StoredCampaign } from './campaign.js';
-import { directionOf, receivedAtOf, threadIdsIn } from './stored-records.js';
+import { directionOf, readThreads, receivedAtOf, threadIdsIn } from './stored-records.js';
 import { readDocument, recordOfPairs } from './history-records.js';
 
 export const MESSAGE_BUCKETS = [
@@ -102,24 +102,25 @@ export async function campaignFigures(
     pipeline
       .hget(keys.message(state.m!), 'status')
       .hget(keys.suppressions, email)
-      .hmget(keys.thread(state.t!), 'correspondent_wrote', 'msgs', 'history')
       .zrange(keys.threadMessages(state.t!), '0', '-1');
   }
-  const replies = await execAll<string | null | string[]>(pipeline);
+  const [replies, rows] = await Promise.all([
+    execAll<string | null | string[]>(pipeline),
+    readThreads(
+      rt,
+      spaceId,
+      written.map(({ state }) => state.t!),
+    ),
+  ]);
   // A thread in history: its messages' hashes, as stored, are in its document.
   const inHistory = new Map<string, Record<string, string>>();
   const documents = await Promise.all(
-    written.map((_, i) => {
-      const ref = (replies[4 * i + 2] as (string | null)[])[2];
-      return ref ? readDocument(rt, spaceId, ref) : Promise.resolve(null);
-    }),
+    rows.map((row) => (row?.history ? readDocument(rt, spaceId, row.history) : Promise.resolve(null))),
   );
   for (const document of documents)
     document?.ids.forEach((id, j) => inHistory.set(id, recordOfPairs(document.messages[j]!)));
   const threads = written.map(
-    (_, i) =>
-      documents[i]?.ids ??
-      threadIdsIn((replies[4 * i + 2] as (string | null)[])[1], replies[4 * i + 3] as string[], (all) => all),
+    (_, i) => documents[i]?.ids ?? threadIdsIn(rows[i]?.msgs, replies[3 * i + 2] as string[], (all) => all),
   );
   const FIELDS = ['status', 'sent_at', 'received_at', 'auto_reply', 'campaign_id', 'slot'] as const;
   const messages = rt.redis.pipeline();
@@ -156,8 +157,8 @@ export async function campaignFigures(
   let contacted = 0;
   let offset = 0;
   written.forEach(({ state }, i) => {
-    const status = (replies[4 * i] as string | null) ?? inHistory.get(state.m!)?.status ?? null;
-    const block = replies[4 * i + 1] as string | null;
+    const status = (replies[3 * i] as string | null) ?? inHistory.get(state.m!)?.status ?? null;
+    const block = replies[3 * i + 1] as string | null;
     const reason = block ? (JSON.parse(block) as { reason: string }).reason : null;
     const thread = fields.slice(offset, (offset += threads[i]!.length));
     const ours = thread.filter((m) => m.direction === 'outbound' && m.campaignId === campaign.id && m.sentAt);
@@ -169,7 +170,7 @@ export async function campaignFigures(
     for (const c of [total, counts]) {
       c.recipients++;
       if (status && BUCKET_OF[status]) c[BUCKET_OF[status]]++;
-      if ((replies[4 * i + 2] as (string | null)[])[0] === '1') c.replied++;
+      if (rows[i]?.correspondent_wrote === '1') c.replied++;
       if (reason === 'unsubscribe') c.unsubscribed++;
       if (reason === 'complaint') c.complained++;
       c.follow_ups_sent += Math.max(0, ours.length - 1);

@@ -7,7 +7,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { deadAddress } from './dead-addresses.js';
-import { queueThread, threadOf, type StoredThread } from './stored-records.js';
+import { readThreads, type StoredThread } from './stored-records.js';
 import type { Access } from './space.js';
 
 export async function contactSheet(rt: Runtime, access: Access, email: string) {
@@ -20,10 +20,7 @@ export async function contactSheet(rt: Runtime, access: Access, email: string) {
   const replies = await execAll<string | null>(pipeline);
   const [byAddress, byDomain] = replies.splice(-2);
   const threadIds = [...new Set(replies.filter((r): r is string => Boolean(r)).map((r) => r.split(' ')[0]!))];
-  const reads = rt.redis.pipeline();
-  for (const id of threadIds) queueThread(reads, access.space.id, id);
-  const threads = (await execAll<(string | null)[]>(reads))
-    .map((values, i) => threadOf(values, threadIds[i]!))
+  const threads = (await readThreads(rt, access.space.id, threadIds))
     .filter((thread): thread is StoredThread => thread !== null)
     .map((thread) => ({
       thread_id: thread.id,

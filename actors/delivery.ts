@@ -20,6 +20,7 @@ import {
   campaignRef,
   readInbox,
   readMessage,
+  readThread,
   storedMessage,
   warmupOf,
   withBodies,
@@ -174,7 +175,7 @@ async function withheldCopies(rt: Runtime, spaceId: string, message: StoredMessa
  * lua/message/receiveInbound): then no unsubscribe footer, and no campaign follow-up.
  */
 export async function correspondentWrote(rt: Runtime, spaceId: string, threadId: string): Promise<boolean> {
-  return (await rt.redis.hget(spaceKeys(spaceId).thread(threadId), 'correspondent_wrote')) === '1';
+  return (await readThread(rt, spaceId, threadId))?.correspondent_wrote === '1';
 }
 
 /**

@@ -5,13 +5,13 @@
  * thread's slot, a number, in one of the space's name buckets (keys.historyNames): small hashes that
  * Redis keeps as listpacks, some 14 bytes a name where a field of one large hash costs about 100. A
  * slot is 20 characters of keys.historyThreads, the thread's id body, appended at each move: the
- * thread's 8 or so names share it. The
+ * thread's 8 or so names share it. The buckets hold the rows of the threads in history too (rowPlace). The
  * buckets double once they hold NAMES_PER_BUCKET names on average, one bucket split a call
  * (lua/history/splitNames-3.lua), readers looking in the new place for the buckets already split.
  * A leaf of the actors: the history's records and the move both read it.
  */
 import { hash } from 'node:crypto';
-import { ID_BODY_CHARS, ID_PREFIXES } from '../src/ids.js';
+import { ID_BODY_CHARS, ID_PREFIXES, idBody } from '../src/ids.js';
 import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
@@ -31,9 +31,19 @@ export interface NamesLayout {
 /** The layout as the scripts compare it (lua/includes/namesLayout.lua). */
 export const layoutText = (layout: NamesLayout): string => `${layout.buckets} ${layout.split ?? ''}`;
 
+/** Queues the read of a space's layout (layoutOf reads its answer): with other reads, in their round trip. */
+export const queueLayout = (pipeline: ReturnType<Runtime['redis']['pipeline']>, spaceId: string) =>
+  pipeline.hmget(spaceKeys(spaceId).history, 'buckets', 'split', 'entries');
+
+export const layoutOf = ([buckets, split, entries]: (string | null)[]): NamesLayout => ({
+  buckets: Number(buckets ?? 1),
+  split: split === null ? null : Number(split),
+  entries: Number(entries ?? 0),
+});
+
 export async function readLayout(rt: Runtime, spaceId: string): Promise<NamesLayout> {
-  const [buckets, split, entries] = await rt.redis.hmget(spaceKeys(spaceId).history, 'buckets', 'split', 'entries');
-  return { buckets: Number(buckets ?? 1), split: split === null ? null : Number(split), entries: Number(entries ?? 0) };
+  const [layout] = await execAll<(string | null)[]>(queueLayout(rt.redis.pipeline(), spaceId));
+  return layoutOf(layout!);
 }
 
 /** The name of a message by its id. */
@@ -55,6 +65,48 @@ export function namePlace(name: string, layout: NamesLayout): { bucket: number; 
     bucket: layout.split !== null && bucket < layout.split ? spread % (2 * layout.buckets) : bucket,
     field,
   };
+}
+
+/**
+ * Where a thread's row is kept while the thread is in history: in the name buckets too (one listpack
+ * entry, where a hash of its own costs its key, its fields' names and a dictionary entry), placed and
+ * split as the name `t <thread id>` (the field's first 3 bytes are those of its SHA-256) and told apart
+ * by the id's body after them: never a name's 6 bytes, never another thread's. Hex, as the scripts take it.
+ */
+export function rowPlace(threadId: string, layout: NamesLayout): { bucket: number; field: string } {
+  const { bucket, field } = namePlace(`t ${threadId}`, layout);
+  return { bucket, field: field.slice(0, 6) + Buffer.from(idBody(threadId)).toString('hex') };
+}
+
+/** The history document a packed row names: its first value (stored-records.ts HISTORY_ROW_FIELDS begins with `history`). */
+export const rowDocument = (packed: string): string => (JSON.parse(packed) as string[])[0]!;
+
+/**
+ * The rows of these threads in history, packed as lua/history/moveThread-5.lua wrote them (null: not in
+ * history), under the layout the caller read (`read`) or read here. Read again under the new layout
+ * when the buckets split meanwhile.
+ */
+export async function historyRows(
+  rt: Runtime,
+  spaceId: string,
+  threadIds: readonly string[],
+  read?: NamesLayout,
+): Promise<(string | null)[]> {
+  const keys = spaceKeys(spaceId);
+  let layout = read ?? (await readLayout(rt, spaceId));
+  for (;;) {
+    if (!layout.entries) return threadIds.map(() => null);
+    const reads = rt.redis.pipeline();
+    for (const threadId of threadIds) {
+      const { bucket, field } = rowPlace(threadId, layout);
+      reads.hget(keys.historyNames(bucket), Buffer.from(field, 'hex'));
+    }
+    const rows = await execAll<string | null>(reads);
+    if (rows.every((row) => row !== null)) return rows;
+    const now = await readLayout(rt, spaceId);
+    if (layoutText(now) === layoutText(layout)) return rows;
+    layout = now;
+  }
 }
 
 /**

@@ -6,10 +6,9 @@
  * stored-records.ts falls back on it for a message no longer in Redis.
  */
 import { spaceKeys } from '../src/redis/keys.js';
-import { execAll } from '../src/redis/pipeline.js';
 import type { Runtime } from '../src/runtime.js';
 import { readBlobDocument } from './blob-documents.js';
-import { messageName, threadsOfNames } from './history-names.js';
+import { historyRows, messageName, rowDocument, threadsOfNames } from './history-names.js';
 
 /** What a history document holds: everything the move dropped from Redis, as Redis held it. */
 export interface HistoryDocument {
@@ -53,10 +52,8 @@ export async function recordsInHistory(
   const named = [...new Set(threads.filter((id): id is string => id !== null))];
   if (!named.length) return found;
   const keys = spaceKeys(spaceId);
-  const reads = rt.redis.pipeline();
-  for (const threadId of named) reads.hget(keys.thread(threadId), 'history');
   const refs = new Map(named.map((threadId, i) => [threadId, i]));
-  const answers = await execAll<string | null>(reads);
+  const answers = (await historyRows(rt, spaceId, named)).map((row) => row && rowDocument(row));
   const back = ids.filter((_, i) => threads[i] && !answers[refs.get(threads[i])!]);
   const wanted = new Set(ids);
   await Promise.all([

@@ -3,10 +3,11 @@
  * the rest. A thread without activity for ARCHIVE_AFTER_DAYS, none of its messages a draft, queued or
  * sending, moves: its messages' hashes, its list of message ids, its loop guard window and its received
  * messages' Message-ID entries go into one gzipped document, written durably, and only then leave
- * Redis (lua/history/moveThread-5.lua); the thread's row stays where list_threads, classify_thread and
- * search read it, naming the document (`history`). Readers answer from the document as from Redis
- * (actors/history-records.ts); new mail on the thread, or a report about one of its messages, brings
- * it back first (lua/history/bringBack-5.lua). Not to be confused with classify_thread's `archived`,
+ * Redis (lua/history/moveThread-5.lua); the thread's hash is packed into its row in the name buckets
+ * (actors/history-names.ts rowPlace), which list_threads and search read, naming the document
+ * (`history`). Readers answer from the document as from Redis (actors/history-records.ts); new mail on
+ * the thread, a report about one of its messages or a classification brings it back first
+ * (lua/history/bringBack-5.lua). Not to be confused with classify_thread's `archived`,
  * the human's filing of a thread out of the inbox view: a thread of either kind may be in history.
  */
 import { gzipSync } from 'node:zlib';
@@ -21,14 +22,16 @@ import {
   documentName,
   messageName,
   namePlace,
+  historyRows,
   readLayout,
   receivedName,
+  rowPlace,
   roomForNames,
   threadsOfNames,
   type NamesLayout,
 } from './history-names.js';
 import { readDocument, type HistoryDocument } from './history-records.js';
-import { messageIdEntry } from './stored-records.js';
+import { HISTORY_ROW_FIELDS, historyRowFields, messageIdEntry } from './stored-records.js';
 import { moveToSegments } from './search-segments.js';
 import { trimEvents } from './events.js';
 import { moveJournalDays } from './journal-history.js';
@@ -43,13 +46,19 @@ export type Looked = 'moved' | 'waiting' | 'stale';
 const fieldsOf = (pairs: string[]): string[] => pairs.filter((_, i) => i % 2 === 0);
 
 /**
- * The keys a move or a return writes, the name buckets last, and each name's place as the scripts take
- * it: its bucket's index in KEYS (1-based, after the thread's five keys and its messages'), its field.
+ * The keys a move or a return writes, the name buckets last, and the place of each name and of the
+ * thread's row as the scripts take it: its bucket's index in KEYS (1-based, after the thread's five keys
+ * and its messages'), its field.
  */
 function historyKeys(spaceId: string, threadId: string, ids: string[], names: string[], layout: NamesLayout) {
   const keys = spaceKeys(spaceId);
   const placed = names.map((name) => namePlace(name, layout));
-  const buckets = [...new Set(placed.map((place) => place.bucket))];
+  const row = rowPlace(threadId, layout);
+  const buckets = [...new Set([row, ...placed].map((place) => place.bucket))];
+  const inKeys = (place: { bucket: number; field: string }) => [
+    6 + ids.length + buckets.indexOf(place.bucket),
+    place.field,
+  ];
   return {
     keys: {
       thread: keys.thread(threadId),
@@ -59,7 +68,8 @@ function historyKeys(spaceId: string, threadId: string, ids: string[], names: st
       threads: keys.historyThreads,
       records: [...ids.map((id) => keys.message(id)), ...buckets.map((bucket) => keys.historyNames(bucket))],
     },
-    names: JSON.stringify(placed.map((place) => [6 + ids.length + buckets.indexOf(place.bucket), place.field])),
+    names: JSON.stringify(placed.map(inKeys)),
+    row: JSON.stringify(inKeys(row)),
     body: idBody(threadId),
   };
 }
@@ -91,7 +101,7 @@ async function readMovable(rt: Runtime, spaceId: string, threadId: string): Prom
   );
   const fields = thread as Record<string, string>;
   const idle = activity !== null && Number(activity) <= rt.clock.now() - rt.config.history.afterMs;
-  if (!fields.inbox_id || fields.history || !idle) return 'stale';
+  if (!fields.inbox_id || !idle) return 'stale';
   const ids = fields.msgs ? fields.msgs.split(' ') : (set as string[]);
   if (!ids.length) return 'stale';
   const reads = rt.redis.pipeline();
@@ -121,7 +131,8 @@ async function writeMove(rt: Runtime, spaceId: string, { threadId, fields, ids, 
   const blob = await rt.ports.blobs.put(spaceId, gzipSync(JSON.stringify(document)));
   const ref = blobSetMember(blob.sha256);
   const names = namesOf(ids, document.msgids, ref);
-  const layout = await roomForNames(rt, spaceId, names.length);
+  // Its names and its row.
+  const layout = await roomForNames(rt, spaceId, names.length + 1);
   const written = historyKeys(spaceId, threadId, ids, names, layout);
   const reply = await historyLua.moveThread(rt.scripts, written.keys, {
     sha: ref,
@@ -131,6 +142,8 @@ async function writeMove(rt: Runtime, spaceId: string, { threadId, fields, ids, 
     names: written.names,
     msgids: JSON.stringify(fieldsOf(document.msgids)),
     body: written.body,
+    fields: JSON.stringify(HISTORY_ROW_FIELDS),
+    row: written.row,
   });
   return 'moved' in reply ? 'moved' : 'stale';
 }
@@ -188,29 +201,37 @@ const RETURN_ATTEMPTS = 5;
 
 /**
  * Brings a thread back from history when it is there (new mail on it, a report about one of its
- * messages): everything its document holds written back to Redis as it was. It joins the threads the
+ * messages, a classification): its hash from its row, and everything its document holds, written back
+ * to Redis as it was. It joins the threads the
  * next visit looks at, so that one that got no new activity (a late bounce) goes back into history.
  */
 export async function bringBack(rt: Runtime, spaceId: string, threadId: string): Promise<void> {
   const keys = spaceKeys(spaceId);
   for (let attempt = 0; attempt < RETURN_ATTEMPTS; attempt++) {
-    const ref = await rt.redis.hget(keys.thread(threadId), 'history');
-    if (!ref) return;
-    const document = await readDocument(rt, spaceId, ref);
+    const [packed] = await historyRows(rt, spaceId, [threadId]);
+    if (!packed) return;
+    const { history: ref, ...row } = historyRowFields(packed);
+    const document = await readDocument(rt, spaceId, ref!);
     const layout = await readLayout(rt, spaceId);
-    const written = historyKeys(spaceId, threadId, document.ids, namesOf(document.ids, document.msgids, ref), layout);
+    const written = historyKeys(spaceId, threadId, document.ids, namesOf(document.ids, document.msgids, ref!), layout);
+    const fields = {
+      ...row,
+      ...(document.idsInHash ? { msgs: document.ids.join(' ') } : {}),
+      ...(document.loop_window ? { loop_window: document.loop_window } : {}),
+    };
     const reply = await historyLua.bringBack(rt.scripts, written.keys, {
-      sha: ref,
+      packed,
       layout: layoutText(layout),
       messages: document.ids.length,
       records: JSON.stringify(document.messages),
       thread: JSON.stringify({
-        ...(document.idsInHash ? { msgs: document.ids.join(' ') } : { set: document.ids }),
-        ...(document.loop_window ? { loop_window: document.loop_window } : {}),
+        fields: Object.entries(fields).flat(),
+        ...(document.idsInHash ? {} : { set: document.ids }),
       }),
       msgids: JSON.stringify(document.msgids),
       names: written.names,
       body: written.body,
+      row: written.row,
     });
     if ('back' in reply) {
       await rt.redis.sadd(keys.historyWaiting, threadId);

@@ -28,7 +28,9 @@ import {
   MESSAGE_ID_HEADER_FIELDS,
   messageIdEntry,
   messageIdHeaderOf,
+  readThread,
   readThreadIds,
+  readThreads,
   storedPairs,
   threadIdsIn,
   type StoredMessage,
@@ -177,32 +179,29 @@ async function findThread(
   const [[written, tested], opened] = hits.slice(at) as [(string | null)[], string | null];
   const candidates = [written?.split(' ')[0], tested, opened].filter((id): id is string => Boolean(id));
   if (!candidates.length) return null;
-  const stride = mail.automatic ? 1 : 2;
-  const threads = rt.redis.pipeline();
-  for (const candidate of candidates) {
-    threads.hmget(keys.thread(candidate), 'subject', 'contact', 'message_count', 'inbound_count', 'msgs', 'history');
-    // A reply (not an automatic message) will need the thread's last messages: read them on the way.
-    if (!mail.automatic) threads.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
-  }
-  const replies = await execAll(threads);
-  const index = candidates.findIndex((_, i) => {
-    const [subject, candidateContact] = replies[stride * i] as (string | null)[];
-    return candidateContact === contact && typeof subject === 'string' && subjectKey(subject) === wanted;
-  });
+  // A reply (not an automatic message) will need the thread's last messages: read them on the way.
+  const lastMessages = rt.redis.pipeline();
+  if (!mail.automatic)
+    for (const candidate of candidates) lastMessages.zrevrange(keys.threadMessages(candidate), 0, LAST_MESSAGES - 1);
+  const [threads, last] = await Promise.all([readThreads(rt, spaceId, candidates), execAll<string[]>(lastMessages)]);
+  const index = threads.findIndex(
+    (thread) =>
+      thread?.contact === contact && typeof thread.subject === 'string' && subjectKey(thread.subject) === wanted,
+  );
   if (index < 0) return null;
+  const thread = threads[index]!;
+  if (thread.history) {
+    // Its messages come back to Redis: the one the mail answers is read there.
+    await bringBack(rt, spaceId, thread.id);
+    return { threadId: thread.id, answerable: mail.automatic ? [] : null };
+  }
   // Every message of a thread counts in message_count, received ones in inbound_count too: when they
   // are equal the thread holds no outbound message, and none of its messages needs to be read.
-  const [, , count, inbound, inHash, history] = replies[stride * index] as (string | null)[];
-  if (history) {
-    // Its messages come back to Redis: the one the mail answers is read there.
-    await bringBack(rt, spaceId, candidates[index]!);
-    return { threadId: candidates[index]!, answerable: mail.automatic ? [] : null };
-  }
   const answerable =
-    mail.automatic || count === inbound
+    mail.automatic || thread.message_count === thread.inbound_count
       ? []
-      : threadIdsIn(inHash, replies[stride * index + 1] as string[], newestFirst);
-  return { threadId: candidates[index]!, answerable };
+      : threadIdsIn(thread.msgs, last[index]!, newestFirst);
+  return { threadId: thread.id, answerable };
 }
 
 /**
@@ -226,7 +225,7 @@ export async function threadOfMessageId(
   if (!found) return null;
   return {
     thread_id: found.threadId,
-    contact: (await rt.redis.hget(spaceKeys(spaceId).thread(found.threadId), 'contact')) ?? '',
+    contact: (await readThread(rt, spaceId, found.threadId))?.contact ?? '',
   };
 }
 

@@ -15,7 +15,7 @@ import { spaceKeys } from '../src/redis/keys.js';
 import { execAll } from '../src/redis/pipeline.js';
 import { ID_BODY_CHARS } from '../src/ids.js';
 import { messageWords, snippet, type Indexed, type QueryTerms } from '../src/mail/words.js';
-import { queueThread, textOnly, threadOf, withBodies, type StoredThread } from './stored-records.js';
+import { readThreads, textOnly, withBodies, type StoredThread } from './stored-records.js';
 import {
   archivedMatches,
   archivedPage,
@@ -324,7 +324,7 @@ async function shownFromSegments(
   ids: string[],
   archive: Archive,
 ): Promise<Map<string, StoredThread | null>> {
-  const threads = await readThreads(rt, spaceId, ids);
+  const threads = await threadsWithDocs(rt, spaceId, ids);
   let terms: Promise<Term[] | null> | null = null;
   const shown = new Map<string, StoredThread | null>();
   for (const [id, { thread, docs }] of threads) {
@@ -341,28 +341,20 @@ async function shownFromSegments(
 const labelled = (thread: StoredThread, label: string | null): boolean =>
   !label || (JSON.parse(thread.labels || '[]') as string[]).includes(label);
 
-/** Threads and their live document numbers, in one round trip. */
-async function readThreads(
+/** Threads and their live document numbers, both read at once. */
+async function threadsWithDocs(
   rt: Runtime,
   spaceId: string,
   ids: string[],
 ): Promise<Map<string, { thread: StoredThread | null; docs: Numbers }>> {
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
-  for (const id of ids) {
-    queueThread(reads, spaceId, id);
-    reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
-  }
-  const replies = await execAll<unknown>(reads);
+  for (const id of ids) reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
+  const [threads, replies] = await Promise.all([readThreads(rt, spaceId, ids), execAll<Buffer | null>(reads)]);
   return new Map(
     ids.map((id, i) => [
       id,
-      {
-        thread: threadOf(replies[3 * i] as (string | null)[], id),
-        docs: new Numbers(
-          (replies[3 * i + 1] as Buffer | null) ?? (replies[3 * i + 2] as Buffer | null) ?? Buffer.alloc(0),
-        ),
-      },
+      { thread: threads[i]!, docs: new Numbers(replies[2 * i] ?? replies[2 * i + 1] ?? Buffer.alloc(0)) },
     ]),
   );
 }
@@ -414,7 +406,7 @@ async function searchFrom(
     const batchRecords = await records(rt, spaceId, batch);
     // A document moved to a segment has no record: a posting its drop missed may still name it.
     const threadIds = batchRecords.map((record) => (record ? `thr_${record.slice(ID_BODY_CHARS)}` : ''));
-    const threads = await readThreads(rt, spaceId, [...new Set(threadIds.filter((id) => id && !decided.has(id)))]);
+    const threads = await threadsWithDocs(rt, spaceId, [...new Set(threadIds.filter((id) => id && !decided.has(id)))]);
     for (const [i, doc] of batch.entries()) {
       const id = threadIds[i]!;
       if (!id || decided.has(id)) continue;

@@ -15,6 +15,7 @@ import { parisDay, reasonText } from '../src/texts.js';
 import { blobKey } from '../src/blobs/store.js';
 import { idTime } from '../src/ids.js';
 import { readDocument, recordsInHistory } from './history-records.js';
+import { historyRows, layoutOf, queueLayout, rowDocument } from './history-names.js';
 import type { InboxView, MessageView } from '../src/record-schemas.js';
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
@@ -450,17 +451,74 @@ const THREAD_FIELDS = fieldNames<Omit<StoredThread, 'id'>>({
   history: 0,
 });
 
-/** Queues the read of a thread's hash (threadOf reads its answer). */
-export const queueThread = (pipeline: RedisPipeline, spaceId: string, threadId: string): void =>
-  queueFlat(pipeline, 'hmget', [spaceKeys(spaceId).thread(threadId), ...THREAD_FIELDS]);
-/** The thread of this id as queueThread read it, the fields its hash leaves out filled in; null when there is none. */
-export function threadOf(values: (string | null)[], id: string): StoredThread | null {
+/** Fields a thread's hash usually leaves out (their defaults, or implied): last in a packed row, where nulls are trimmed. */
+const USUALLY_ABSENT: readonly string[] = ['labels', 'archived', 'last_direction', 'campaign_id', 'created_at'];
+
+/**
+ * A thread's row as the move packs it into history (lua/history/moveThread-5.lua): the values of these
+ * fields in this order, null for one absent, trailing nulls left out; `history` first (rowDocument reads
+ * it there), those its document keeps (msgs, loop_window) left out.
+ */
+export const HISTORY_ROW_FIELDS = [
+  'history',
+  ...THREAD_FIELDS.filter((field) => !['msgs', 'loop_window', 'history', ...USUALLY_ABSENT].includes(field)),
+  ...USUALLY_ABSENT,
+];
+
+/** A packed history row's fields, those it holds. */
+export function historyRowFields(packed: string): Record<string, string> {
+  const values = JSON.parse(packed) as (string | null)[];
+  return Object.fromEntries(
+    HISTORY_ROW_FIELDS.flatMap((field, i) => {
+      const value = values[i];
+      return typeof value === 'string' ? [[field, value]] : [];
+    }),
+  );
+}
+
+/** The thread of this id from the values of its hash's THREAD_FIELDS, the fields it leaves out filled in; null when there is none. */
+function threadOf(values: (string | null)[], id: string): StoredThread | null {
   const thread = recordOf<StoredThread>(THREAD_FIELDS, values, threadDefaults());
   return thread && completeThread(id, thread);
 }
 
+/**
+ * These threads (null: the space has none of that id), from their hashes in one round trip; those of
+ * threads in history from their rows in the name buckets (actors/history-names.ts), a thread brought
+ * back between the two reads from its hash again.
+ */
+export async function readThreads(
+  rt: Runtime,
+  spaceId: string,
+  ids: readonly string[],
+): Promise<(StoredThread | null)[]> {
+  // The names' layout with them: a thread without a hash costs one round trip more, not two.
+  const readHashes = async (of: readonly string[]) => {
+    const reads = rt.redis.pipeline();
+    for (const id of of) queueFlat(reads, 'hmget', [spaceKeys(spaceId).thread(id), ...THREAD_FIELDS]);
+    const replies = await execAll<(string | null)[]>(queueLayout(reads, spaceId));
+    return {
+      threads: replies.slice(0, -1).map((values, i) => threadOf(values, of[i]!)),
+      layout: layoutOf(replies.at(-1)!),
+    };
+  };
+  const { threads, layout } = await readHashes(ids);
+  const absent = ids.filter((_, i) => !threads[i]);
+  if (!absent.length) return threads;
+  const rows = await historyRows(rt, spaceId, absent, layout);
+  const gone = absent.filter((_, i) => rows[i] === null);
+  const back = new Map((await readHashes(gone)).threads.map((thread, i) => [gone[i]!, thread]));
+  const found = new Map(
+    absent.map((id, i) => {
+      const packed = rows[i];
+      return [id, packed ? storedThread(id, historyRowFields(packed)) : (back.get(id) ?? null)];
+    }),
+  );
+  return threads.map((thread, i) => thread ?? found.get(ids[i]!) ?? null);
+}
+
 export async function readThread(rt: Runtime, spaceId: string, threadId: string): Promise<StoredThread | null> {
-  return threadOf(await rt.redis.hmget(spaceKeys(spaceId).thread(threadId), ...THREAD_FIELDS), threadId);
+  return (await readThreads(rt, spaceId, [threadId]))[0]!;
 }
 
 /**
@@ -492,13 +550,16 @@ export async function readThreadIds(
   const threadId = typeof thread === 'string' ? thread : thread.id;
   const keys = spaceKeys(spaceId);
   const pipeline = rt.redis.pipeline();
-  if (typeof thread === 'string') pipeline.hmget(keys.thread(threadId), 'msgs', 'history');
+  if (typeof thread === 'string') pipeline.hget(keys.thread(threadId), 'msgs');
   setRange(pipeline, keys.threadMessages(threadId));
-  const replies = await execAll<(string | null)[] | string[]>(pipeline);
+  const replies = await execAll<string | null | string[]>(pipeline);
   if (typeof thread !== 'string') return replies[0] as string[];
-  const [inHash, history] = replies[0] as (string | null)[];
-  if (history) return range((await readDocument(rt, spaceId, history)).ids);
-  return threadIdsIn(inHash, replies[1] as string[], range);
+  const inHash = replies[0] as string | null;
+  const ids = threadIdsIn(inHash, replies[1] as string[], range);
+  if (ids.length || inHash) return ids;
+  // None in Redis: a thread in history has them in its document.
+  const [row] = await historyRows(rt, spaceId, [threadId]);
+  return row ? range((await readDocument(rt, spaceId, rowDocument(row))).ids) : ids;
 }
 
 /** Whether a thread field is worth a place in its hash: a reader gives it what it implies when absent (impliedThreadField). */

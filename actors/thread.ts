@@ -4,24 +4,23 @@
  */
 import type { Runtime } from '../src/runtime.js';
 import { spaceKeys } from '../src/redis/keys.js';
-import { execAll } from '../src/redis/pipeline.js';
 import { MailboxError } from '../src/errors.js';
 import * as threadLua from './bindings/thread.generated.js';
 import { lineArgs, prepareLine } from './journal.js';
 import {
-  queueThread,
   readMessages,
   readThread,
   readThreadIds,
+  readThreads,
   storedMessage,
   storedThread,
-  threadOf,
   withBodies,
   type StoredMessage,
   type StoredThread,
 } from './stored-records.js';
 import { actorOf, type Access } from './space.js';
 import { readDocument, recordOfPairs } from './history-records.js';
+import { outsideHistory } from './history.js';
 import type { ThreadView } from '../src/record-schemas.js';
 
 export function threadView(thread: StoredThread): ThreadView {
@@ -141,9 +140,11 @@ export async function listThreads(
       entries.push([id, score]);
     }
     if (!entries.length) return { threads, next: null };
-    const pipeline = rt.redis.pipeline();
-    for (const [id] of entries) queueThread(pipeline, access.space.id, id);
-    const rows = (await execAll<(string | null)[]>(pipeline)).map((values, i) => threadOf(values, entries[i]![0]));
+    const rows = await readThreads(
+      rt,
+      access.space.id,
+      entries.map(([id]) => id),
+    );
     for (let i = 0; i < entries.length; i++) {
       const [id, score] = entries[i]!;
       const thread = rows[i]!;
@@ -201,17 +202,20 @@ export async function classifyThread(
     { inbox_id: thread.inbox_id, thread_id: threadId },
     { subject: thread.subject, changes },
   );
-  const reply = await threadLua.classifyThread(
-    rt.scripts,
-    { thread: keys.thread(threadId), journal: keys.journal, journalIndex: keys.journalIndex },
-    {
-      changes: JSON.stringify({
-        ...(change.labels ? { labels: JSON.stringify(change.labels) } : {}),
-        ...(change.archived === null ? {} : { archived: change.archived ? '1' : '0' }),
-        ...(change.read === null ? {} : { read: change.read }),
-      }),
-      ...lineArgs(line),
-    },
+  const reply = await outsideHistory(rt, access.space.id, threadId, () =>
+    threadLua.classifyThread(
+      rt.scripts,
+      { thread: keys.thread(threadId), journal: keys.journal, journalIndex: keys.journalIndex, threads: keys.threads },
+      {
+        changes: JSON.stringify({
+          ...(change.labels ? { labels: JSON.stringify(change.labels) } : {}),
+          ...(change.archived === null ? {} : { archived: change.archived ? '1' : '0' }),
+          ...(change.read === null ? {} : { read: change.read }),
+        }),
+        ...lineArgs(line),
+        threadId,
+      },
+    ),
   );
   return storedThread(threadId, reply.thread);
 }

@@ -50,6 +50,7 @@ const { createInbox } = await load('actors/inbox.js');
 const { receiveInbound } = await load('actors/inbound.js');
 const { moveDueThreads } = await load('actors/history-index.js');
 const { callTool } = await load('src/tools/dispatch.js');
+const { readThread } = await load('actors/stored-records.js');
 // A visit that fails is logged and left for its lease to end: the bench counts them.
 let failedVisits = 0;
 const logError = rt.log.error.bind(rt.log);
@@ -304,9 +305,8 @@ const checked = [...ordered];
 for (const space of spaces.slice(0, MEASURED_SPACES))
   for (const threadId of await rt.redis.zrange(spaceKeys(space.spaceId).threads, 0, -1))
     checked.push({ space, threadId });
-const refs = rt.redis.pipeline();
-for (const { space, threadId } of checked) refs.hget(spaceKeys(space.spaceId).thread(threadId), 'history');
-const missing = (await refs.exec()).filter(([error, ref]) => error || !ref).length;
+let missing = 0;
+for (const { space, threadId } of checked) if (!(await readThread(rt, space.spaceId, threadId))?.history) missing++;
 if (moved !== THREADS || failedVisits || missing)
   throw new Error(
     `moved ${moved} threads of ${THREADS}; ${failedVisits} failed visits; ${missing} checked without history`,

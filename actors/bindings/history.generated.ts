@@ -14,19 +14,19 @@ export interface BringBackKeys {
   history: string;
   /** string: the id bodies of the threads the names point to, 20 characters a slot */
   threads: string;
-  /** the thread's message hashes (ARGV[3] of them, in the document's order), then the name buckets ARGV[7] names */
+  /** the thread's message hashes (ARGV[3] of them, in the document's order), then the name buckets ARGV[7] and ARGV[9] name */
   records: readonly string[];
 }
 export interface BringBackArgs {
-  /** the history document's SHA-256 (base64url) */
-  sha: string;
+  /** the thread's row as read from history */
+  packed: string;
   /** the names' layout as read: "<buckets> <split>" */
   layout: string;
   /** how many of KEYS[6 ..] are message hashes */
   messages: number;
   /** each message hash's field/value pairs, in KEYS' order */
   records: string;
-  /** the thread fields the move dropped: {msgs?, loop_window?}; `set`: the ids to put back in KEYS[2] */
+  /** `fields`: the thread hash's field/value pairs (its row's, without `history`, and msgs and loop_window when its document kept them); `set`: the ids to put back in KEYS[2] */
   thread: string;
   /** the messageIds field/value pairs to put back */
   msgids: string;
@@ -34,16 +34,20 @@ export interface BringBackArgs {
   names: string;
   /** the thread's id body */
   body: string;
+  /** [index in KEYS of its bucket, field in hex]: where its row is */
+  row: string;
 }
 export type BringBackReply =
   { back: number } | { stale: true };
 /**
  * Brings a thread back from history (actors/history.ts): new mail on it, a reply, a bounce or a
- * complaint about one of its messages. Writes back what its history document holds, as it was before
- * the move (the messages' hashes, the thread's list of message ids and loop guard window, the received
- * messages' Message-ID entries), and drops its names from the name buckets (a name another thread's
- * message shares by chance stays: its slot holds another thread's id body), its document's with them
- * (nothing names the document then: the blob sweep removes it). Only while the thread still names this document, under the names' layout as read.
+ * complaint about one of its messages, a classification. Writes back what its history document holds,
+ * as it was before the move (the messages' hashes, the thread's list of message ids and loop guard
+ * window, the received messages' Message-ID entries), and the thread's hash from its packed row, and
+ * drops the row and its names from the name buckets (a name another thread's message shares by chance
+ * stays: its slot holds another thread's id body), its document's with them (nothing names the
+ * document then: the blob sweep removes it). Only while the row is as read (it names the document),
+ * under the names' layout as read.
  * Never refuses.
  */
 export function bringBack(scripts: Scripts, keys: BringBackKeys, args: BringBackArgs): Promise<BringBackReply> {
@@ -51,7 +55,8 @@ export function bringBack(scripts: Scripts, keys: BringBackKeys, args: BringBack
     'history/bringBack',
     [keys.thread, keys.threadMessages, keys.messageIds, keys.history, keys.threads, ...keys.records],
     [
-      args.sha, args.layout, args.messages, args.records, args.thread, args.msgids, args.names, args.body,
+      args.packed, args.layout, args.messages, args.records, args.thread, args.msgids, args.names, args.body,
+      args.row,
     ],
   );
 }
@@ -97,7 +102,7 @@ export interface MoveThreadKeys {
   history: string;
   /** string: the id bodies of the threads the names point to, 20 characters a slot */
   threads: string;
-  /** the thread's message hashes (ARGV[4] of them), then the name buckets ARGV[5] writes */
+  /** the thread's message hashes (ARGV[4] of them), then the name buckets ARGV[5] and ARGV[9] write */
   records: readonly string[];
 }
 export interface MoveThreadArgs {
@@ -115,6 +120,10 @@ export interface MoveThreadArgs {
   msgids: string;
   /** the thread's id body */
   body: string;
+  /** the row's fields, in the order its packed value lists their values (null: absent) */
+  fields: string;
+  /** [index in KEYS of its bucket, field in hex]: where the row goes */
+  row: string;
 }
 export type MoveThreadReply =
   { moved: number } | { stale: true };
@@ -122,19 +131,22 @@ export type MoveThreadReply =
  * Moves a thread into history (actors/history.ts, decisions 18): its history document is already
  * durable in the blob store; here Redis drops what the document holds (the messages' hashes, the
  * thread's list of message ids and loop guard window, its received messages' Message-ID entries) and
- * keeps the thread's row, with `history` naming the document, and a name in the history names buckets
- * for each message id, each received Message-ID and the document (so the blob sweep keeps it) to find
- * its thread again: the name's field -> the thread's slot, its id body appended to the space's history
- * threads. Only a thread as
- * the document was read from: same last activity, same messages, none a draft, queued or sending; the
- * names' layout as read (a split between the read and the move would misplace them).
+ * the thread's hash: its row (what list_threads shows, labels and states) is packed into one entry of
+ * the history names buckets, `history` naming the document. A name goes there too for each message
+ * id, each received Message-ID and the document (so the blob sweep keeps it) to find its thread again:
+ * the name's field -> the thread's slot, its id body appended to the space's history threads. Only a
+ * thread as the document was read from: same last activity, same messages, none a draft, queued or
+ * sending; the names' layout as read (a split between the read and the move would misplace them).
  * Never refuses.
  */
 export function moveThread(scripts: Scripts, keys: MoveThreadKeys, args: MoveThreadArgs): Promise<MoveThreadReply> {
   return scripts.run<MoveThreadReply>(
     'history/moveThread',
     [keys.thread, keys.threadMessages, keys.messageIds, keys.history, keys.threads, ...keys.records],
-    [args.sha, args.activity, args.layout, args.messages, args.names, args.msgids, args.body],
+    [
+      args.sha, args.activity, args.layout, args.messages, args.names, args.msgids, args.body, args.fields,
+      args.row,
+    ],
   );
 }
 

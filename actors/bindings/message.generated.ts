@@ -368,7 +368,7 @@ export interface ReceiveInboundKeys {
   inbox: string;
   /** hash of the new message */
   message: string;
-  /** hash of the thread (created from ARGV[14 ..] when absent) */
+  /** hash of the thread (created from ARGV[14 ..] when absent; absent too while in history) */
   thread: string;
   /** sorted set of the thread's message ids */
   threadMessages: string;

@@ -3,7 +3,7 @@
 import type { Scripts } from '../../src/redis/scripts.js';
 import type { HashFields } from './shapes.js';
 
-// lua/thread/classifyThread-3.lua
+// lua/thread/classifyThread-4.lua
 export interface ClassifyThreadKeys {
   /** hash of the thread */
   thread: string;
@@ -11,6 +11,8 @@ export interface ClassifyThreadKeys {
   journal: string;
   /** hash: the index lists of line id bodies (journalIndexAdd) */
   journalIndex: string;
+  /** sorted set of thread ids by last activity */
+  threads: string;
 }
 export interface ClassifyThreadArgs {
   /** changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent), read (true|false, or absent) */
@@ -21,19 +23,21 @@ export interface ClassifyThreadArgs {
   lineJson: string;
   /** journal refs JSON array */
   lineRefs: string;
+  /** the thread's id */
+  threadId: string;
 }
 export type ClassifyThreadReply =
-  { thread: HashFields };
+  { thread: HashFields } | { history: true };
 /**
  * Classifies a thread: replaces its labels, archives or restores it, marks its received messages read
  * or unread. Does not touch messages, suppressions or delivery. Each field given is written; absent
- * ones stay.
+ * ones stay. A thread in history is brought back first (actors/history.ts outsideHistory).
  * Refuses (MailboxError): not_found.
  */
 export function classifyThread(scripts: Scripts, keys: ClassifyThreadKeys, args: ClassifyThreadArgs): Promise<ClassifyThreadReply> {
   return scripts.run<ClassifyThreadReply>(
     'thread/classifyThread',
-    [keys.thread, keys.journal, keys.journalIndex],
-    [args.changes, args.lineId, args.lineJson, args.lineRefs],
+    [keys.thread, keys.journal, keys.journalIndex, keys.threads],
+    [args.changes, args.lineId, args.lineJson, args.lineRefs, args.threadId],
   );
 }

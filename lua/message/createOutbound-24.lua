@@ -126,9 +126,10 @@ if seen then return seen end
 
 local fields = redis.call('HMGET', KEYS[2], 'id', 'status', 'status_reason', 'shared', 'drafts', 'queued')
 local inbox = { id = fields[1], status = fields[2], status_reason = fields[3], shared = fields[4] }
-local thread = first and {} or redis.call('HMGET', KEYS[13], 'inbox_id', 'correspondent_wrote', 'loop_window', 'history')
--- A reply to a thread that went into history meanwhile: the caller brings it back and runs this again.
-if thread[4] then return cjson.encode({ history = true }) end
+local thread = first and {} or redis.call('HMGET', KEYS[13], 'inbox_id', 'correspondent_wrote', 'loop_window')
+-- A reply to a thread that went into history meanwhile (its hash gone, its row packed in the name
+-- buckets): the caller brings it back and runs this again.
+if not first and not thread[1] and redis.call('ZSCORE', KEYS[15], ARGV[6]) then return cjson.encode({ history = true }) end
 local answering = thread[2] == '1'
 local loopEntries = first and {} or loopWindow(thread[3], now - tonumber(ARGV[22]), nil)
 -- The first refusal in this order wins; a check reads nothing once an earlier one refused.

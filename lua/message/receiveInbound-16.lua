@@ -7,7 +7,7 @@
   archived thread back and counts as unread. The message enters the space's search index (indexMessage).
   KEYS[1] inbox           hash of the receiving inbox (absent or deleted: refused)
   KEYS[2] message         hash of the new message
-  KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent)
+  KEYS[3] thread          hash of the thread (created from ARGV[14 ..] when absent; absent too while in history)
   KEYS[4] threadMessages  sorted set of the thread's message ids
   KEYS[5] threads         sorted set of thread ids by last activity
   KEYS[6] messageIds      hash: a received Message-ID (messageIdEntry in actors/inbound.ts) -> "<message id body><thread id body>"
@@ -74,7 +74,10 @@ if replayedLine(KEYS[9], ARGV[9]) then return stored() end
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'deleted' then return refuse('not_found') end
 -- A thread that went into history since it was found: the caller brings it back and runs this again.
-if redis.call('HEXISTS', KEYS[3], 'history') == 1 then return cjson.encode({ history = true }) end
+-- Its hash is gone (its row packed in the name buckets) while the threads' list still holds it.
+if redis.call('EXISTS', KEYS[3]) == 0 and redis.call('ZSCORE', KEYS[5], ARGV[4]) then
+  return cjson.encode({ history = true })
+end
 if dedupe ~= '' then
   local seen = redis.call('HGET', KEYS[6], dedupe)
   if seen then

@@ -59,7 +59,7 @@ function keysOf(spaceId: string) {
      * hash: a thread's fields, its loop guard window included (`loop_window`), and `docs`: its first 8
      * messages' search document numbers (3 bytes each, as a word's posting; a thread is shown once, where
      * its newest match is; past 8 they move to searchThread), bytes that readers of the fields leave out
-     * (lua/includes/indexMessage.lua).
+     * (lua/includes/indexMessage.lua). Absent while the thread is in history: its row is in historyNames.
      */
     thread: (threadId: string) => `${tag}:thr:${threadId}`,
     /** sorted set (score 0, lex): a thread's message ids, in time order. */
@@ -97,7 +97,9 @@ function keysOf(spaceId: string) {
     /**
      * hash: a bucket of the names of the messages whose thread is in history, 48 bits of a name's SHA-256
      * (6 bytes) -> the thread's slot in historyThreads: a message id, and a received message's messageIds
-     * field (actors/history-names.ts). A bucket stays a listpack: some 14 bytes a name.
+     * field (actors/history-names.ts). A bucket stays a listpack: some 14 bytes a name. It holds the rows
+     * of threads in history too: 3 bytes of a SHA-256 and the thread's id body -> its fields, packed
+     * (rowPlace, stored-records.ts HISTORY_ROW_FIELDS); such a thread has no `thread` hash.
      */
     historyNames: (bucket: number) => `${tag}:hist:${bucket}`,
     /** string: the id bodies of the threads historyNames point to, 20 characters a slot, appended at each move. */

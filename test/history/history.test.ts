@@ -15,7 +15,7 @@ import { receiveInbound } from '../../actors/inbound.js';
 import { bringBack, moveThread, visitSpace } from '../../actors/history.js';
 import { moveDueThreads } from '../../actors/history-index.js';
 import { readLayout } from '../../actors/history-names.js';
-import { readMessages } from '../../actors/stored-records.js';
+import { readMessages, readThread, readThreads } from '../../actors/stored-records.js';
 import { eraseSpace } from '../../actors/closure.js';
 import { sweepOrphanBlobs } from '../../actors/attachments.js';
 import { blobKey } from '../../src/blobs/store.js';
@@ -31,7 +31,7 @@ import { CHILD_EXEC_ARGV } from '../helpers/child.js';
 import { mailFrom, receivedMail } from '../helpers/mail.js';
 import { recipient, send, sender, type Sender } from '../helpers/outbound.js';
 import { testRedisTarget } from '../helpers/redis.js';
-import { DAY_MS, startHistoryService } from '../helpers/history.js';
+import { DAY_MS, historyRef, startHistoryService } from '../helpers/history.js';
 
 t.setTimeout(120_000);
 const { clock, svc, deliverAll } = await startHistoryService('2026-06-01T08:00:00.000Z');
@@ -119,10 +119,15 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   t.ok(before.journal.events.length >= 3 && before.events.events.length >= 3, 'its journal lines and events');
   t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
   const keys = spaceKeys(s.spaceId);
-  t.ok(await svc.rt.redis.hget(keys.thread(threadId), 'history'), 'the thread names its document');
+  t.ok(await historyRef(svc.rt, s.spaceId, threadId), 'the thread names its document');
   for (const id of ids) t.equal(await svc.rt.redis.exists(keys.message(id)), 0, `${id} left Redis`);
   t.equal(await svc.rt.redis.hlen(keys.messageIds), 0, 'the received Message-ID left the space hash');
-  t.same((await readLayout(svc.rt, s.spaceId)).entries, 5, 'three message ids, one Message-ID and the document named');
+  t.equal(await svc.rt.redis.exists(keys.thread(threadId)), 0, 'its hash left Redis: its row is in the name buckets');
+  t.same(
+    (await readLayout(svc.rt, s.spaceId)).entries,
+    6,
+    'three message ids, one Message-ID and the document named; the row',
+  );
   t.equal(await svc.rt.redis.hexists(keys.thread(threadId), 'docs'), 0, 'its words left the live search index');
   t.equal(await svc.rt.redis.hlen(keys.searchSegments), 1, 'for a search segment of its inbox');
 
@@ -130,49 +135,69 @@ t.test('a thread idle past ARCHIVE_AFTER_DAYS moves into history and reads the s
   t.same(after, before, 'every tool answers the same, every stored field the same');
 });
 
-t.test('mail on a thread in history brings it back: a reply months later, our reply, a bounce', async (t) => {
-  const s = await sender(svc);
-  const { threadId, to, header, ids } = await conversation(s);
-  clock.advance(120 * DAY_MS);
-  t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
+t.test(
+  'mail on a thread in history brings it back: a reply months later, our reply, a bounce; a classification too',
+  async (t) => {
+    const s = await sender(svc);
+    const { threadId, to, header, ids } = await conversation(s);
+    clock.advance(120 * DAY_MS);
+    t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
 
-  const late = await receiveInbound(
-    svc.rt,
-    s.spaceId,
-    { id: s.inboxId, address: s.address },
-    mailFrom(to, 'Re: Proposition de printemps', 'Je reviens vers vous.', {
-      in_reply_to: header,
-      references: [header],
-    }),
-  );
-  t.equal(late.thread_id, threadId, 'threaded onto the thread in history by its Message-ID');
-  const keys = spaceKeys(s.spaceId);
-  t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'history'), null, 'back in Redis');
-  const thread = (await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body;
-  t.same(
-    thread.messages.map((m: { id: string }) => m.id),
-    [...ids, late.message_id],
-  );
-  t.equal(thread.messages[3].in_reply_to_id, ids[0], 'it answers the message it cites');
+    const late = await receiveInbound(
+      svc.rt,
+      s.spaceId,
+      { id: s.inboxId, address: s.address },
+      mailFrom(to, 'Re: Proposition de printemps', 'Je reviens vers vous.', {
+        in_reply_to: header,
+        references: [header],
+      }),
+    );
+    t.equal(late.thread_id, threadId, 'threaded onto the thread in history by its Message-ID');
+    const keys = spaceKeys(s.spaceId);
+    t.equal(await historyRef(svc.rt, s.spaceId, threadId), null, 'back in Redis');
+    const thread = (await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body;
+    t.same(
+      thread.messages.map((m: { id: string }) => m.id),
+      [...ids, late.message_id],
+    );
+    t.equal(thread.messages[3].in_reply_to_id, ids[0], 'it answers the message it cites');
 
-  // Back into history at the next visit past the delay, then our own reply brings it back.
-  clock.advance(31 * DAY_MS);
-  t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1);
-  const ours = await svc.call(s.apiKey, 'reply_to_thread', { thread_id: threadId, text: 'Avec plaisir.' });
-  t.equal(ours.status, 200, JSON.stringify(ours.body.error));
-  t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'history'), null);
-  await deliverAll(s);
-  t.equal((await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body.messages.length, 5);
+    // Back into history at the next visit past the delay, then our own reply brings it back.
+    clock.advance(31 * DAY_MS);
+    t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1);
+    const ours = await svc.call(s.apiKey, 'reply_to_thread', { thread_id: threadId, text: 'Avec plaisir.' });
+    t.equal(ours.status, 200, JSON.stringify(ours.body.error));
+    t.equal(await historyRef(svc.rt, s.spaceId, threadId), null);
+    await deliverAll(s);
+    t.equal((await svc.call(s.apiKey, 'get_thread', { thread_id: threadId })).body.messages.length, 5);
 
-  // A bounce names a message by its return path: the thread comes back so that the report is written.
-  clock.advance(31 * DAY_MS);
-  t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1);
-  const route = await routeOf(svc.rt, verpReturnPath(s.spaceId, ids[0], s.domain));
-  t.same(route, { kind: 'report', space_id: s.spaceId, message_id: ids[0] });
-  t.equal(await svc.rt.redis.hget(keys.thread(threadId), 'history'), null);
-  t.equal(await svc.rt.redis.sismember(keys.historyWaiting, threadId), 1, 'looked at again by the next visit');
-  t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1, 'and moved back, nothing new on it');
-});
+    // A bounce names a message by its return path: the thread comes back so that the report is written.
+    clock.advance(31 * DAY_MS);
+    t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1);
+    const route = await routeOf(svc.rt, verpReturnPath(s.spaceId, ids[0], s.domain));
+    t.same(route, { kind: 'report', space_id: s.spaceId, message_id: ids[0] });
+    t.equal(await historyRef(svc.rt, s.spaceId, threadId), null);
+    t.equal(await svc.rt.redis.sismember(keys.historyWaiting, threadId), 1, 'looked at again by the next visit');
+    t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1, 'and moved back, nothing new on it');
+
+    // A classification brings it back too; its labels go into history with its row at the next visit.
+    const classified = await svc.call(s.apiKey, 'classify_thread', {
+      thread_id: threadId,
+      labels: ['devis'],
+      read: false,
+    });
+    t.equal(classified.status, 200, JSON.stringify(classified.body.error));
+    t.same(classified.body.thread.labels, ['devis']);
+    t.equal(await historyRef(svc.rt, s.spaceId, threadId), null, 'back in Redis to be classified');
+    t.equal((await visitSpace(svc.rt, s.spaceId, 100)).moved, 1, 'moved again at the next visit');
+    const labelled = (await svc.call(s.apiKey, 'list_threads', { label: 'devis', unread: true })).body;
+    t.same(
+      labelled.items.map((th: { id: string; labels: string[] }) => [th.id, th.labels]),
+      [[threadId, ['devis']]],
+      'its row in history keeps the classification',
+    );
+  },
+);
 
 t.test('the blob sweep keeps a document while its thread is in history, and removes it once back', async (t) => {
   const s = await sender(svc);
@@ -180,7 +205,7 @@ t.test('the blob sweep keeps a document while its thread is in history, and remo
   clock.advance(40 * DAY_MS);
   t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved');
   const keys = spaceKeys(s.spaceId);
-  const ref = (await svc.rt.redis.hget(keys.thread(threadId), 'history'))!;
+  const ref = (await historyRef(svc.rt, s.spaceId, threadId))!;
   const documentKey = blobKey(s.spaceId, Buffer.from(ref, 'base64url').toString('hex'));
   t.equal(await svc.rt.redis.sismember(keys.blobs, ref), 0, 'not in the blob set: its name keeps it');
   // The blobs' times are the machine's, the service's clock is another: every blob written so far is old.
@@ -244,7 +269,7 @@ t.test('the mover visits due spaces only, and a space with nothing idle costs on
   t.equal(await moveDueThreads(rt, 1000), 0, 'not due yet');
   clock.advance(31 * DAY_MS);
   t.equal(await moveDueThreads(rt, 1000), 1, 'the idle thread moved');
-  t.ok(await rt.redis.hget(spaceKeys(space.space_id).thread(received.thread_id), 'history'));
+  t.ok(await historyRef(rt, space.space_id, received.thread_id));
   t.equal(
     await rt.redis.xlen(spaceKeys(space.space_id).events),
     0,
@@ -270,7 +295,7 @@ t.test('names grow into more buckets, every message still found', async (t) => {
   clock.advance(31 * DAY_MS);
   t.equal((await visitSpace(svc.rt, s.spaceId, 1000)).moved, 150);
   const layout = await readLayout(svc.rt, s.spaceId);
-  t.equal(layout.entries, 450, 'a message id, a Message-ID and a document a thread');
+  t.equal(layout.entries, 600, 'a message id, a Message-ID, a document and the row a thread');
   t.ok(layout.buckets >= 8 && layout.split === null, `${layout.buckets} buckets`);
   const found = await readMessages(
     svc.rt,
@@ -281,8 +306,18 @@ t.test('names grow into more buckets, every message still found', async (t) => {
     found.map((m) => m.thread_id),
     threads.map((th) => th.threadId),
   );
+  const rows = await readThreads(
+    svc.rt,
+    s.spaceId,
+    threads.map((th) => th.threadId),
+  );
+  t.ok(
+    rows.every((row, i) => row?.history && row.subject === `Sujet ${i}`),
+    'every row found where the splits moved it',
+  );
   await bringBack(svc.rt, s.spaceId, threads[0]!.threadId);
-  t.equal((await readLayout(svc.rt, s.spaceId)).entries, 447, 'its three names left');
+  t.equal((await readLayout(svc.rt, s.spaceId)).entries, 596, 'its three names and its row left');
+  t.equal((await readThread(svc.rt, s.spaceId, threads[0]!.threadId))?.history, undefined, 'its hash back');
 });
 
 t.test("another space's message in history is not_found", async (t) => {
@@ -296,6 +331,9 @@ t.test("another space's message in history is not_found", async (t) => {
   t.equal(message.body.error.code, 'not_found');
   const thread = await svc.call(other.apiKey, 'get_thread', { thread_id: threadId });
   t.equal(thread.body.error.code, 'not_found');
+  const classified = await svc.call(other.apiKey, 'classify_thread', { thread_id: threadId, labels: ['vu'] });
+  t.equal(classified.body.error.code, 'not_found');
+  t.ok(await historyRef(svc.rt, s.spaceId, threadId), 'still in history');
 });
 
 t.test('a worker killed between the document and the drop: the thread reads, the next visit moves it', async (t) => {
@@ -304,7 +342,7 @@ t.test('a worker killed between the document and the drop: the thread reads, the
   clock.advance(31 * DAY_MS);
   const before = await readings(s, threadId, ids);
   t.equal(await killedMove(s, threadId), 'SIGKILL');
-  t.equal(await svc.rt.redis.hget(spaceKeys(s.spaceId).thread(threadId), 'history'), null, 'still in Redis');
+  t.equal(await historyRef(svc.rt, s.spaceId, threadId), null, 'still in Redis');
   t.same(await readings(s, threadId, ids), before, 'readable as before');
   t.equal(await moveThread(svc.rt, s.spaceId, threadId), 'moved', 'the next run finishes the move');
   t.same(await readings(s, threadId, ids), before);

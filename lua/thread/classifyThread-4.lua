@@ -1,16 +1,18 @@
 --[[
   Classifies a thread: replaces its labels, archives or restores it, marks its received messages read
   or unread. Does not touch messages, suppressions or delivery. Each field given is written; absent
-  ones stay.
+  ones stay. A thread in history is brought back first (actors/history.ts outsideHistory).
   KEYS[1] thread        hash of the thread
   KEYS[2] journal       hash line id -> line JSON
   KEYS[3] journalIndex  hash: the index lists of line id bodies (journalIndexAdd)
+  KEYS[4] threads       sorted set of thread ids by last activity
   ARGV[1] changes: json   changes JSON: labels (JSON array text, or absent), archived ('0'|'1', or absent),
                           read (true|false, or absent)
   ARGV[2] lineId: string  journal line id
   ARGV[3] lineJson: json  journal line JSON (thread.classified)
   ARGV[4] lineRefs: json  journal refs JSON array
-  Returns { thread: HashFields }
+  ARGV[5] threadId: string  the thread's id
+  Returns { thread: HashFields } | { history: true }
   Refuses not_found
   Events: none (journal line thread.classified).
 ]]
@@ -19,7 +21,11 @@
 --- @include "appendJournal"
 --- @include "replayedLine"
 if not replayedLine(KEYS[2], ARGV[2]) then
-  if redis.call('EXISTS', KEYS[1]) == 0 then return refuse('not_found') end
+  if redis.call('EXISTS', KEYS[1]) == 0 then
+    -- A thread in history has no hash (its row is packed in the name buckets): the caller brings it back and runs this again.
+    if redis.call('ZSCORE', KEYS[4], ARGV[5]) then return cjson.encode({ history = true }) end
+    return refuse('not_found')
+  end
   local changes = cjson.decode(ARGV[1])
   if changes.labels then redis.call('HSET', KEYS[1], 'labels', changes.labels) end
   if changes.archived then redis.call('HSET', KEYS[1], 'archived', changes.archived) end
