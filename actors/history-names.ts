@@ -78,6 +78,17 @@ export function rowPlace(threadId: string, layout: NamesLayout): { bucket: numbe
   return { bucket, field: field.slice(0, 6) + Buffer.from(idBody(threadId)).toString('hex') };
 }
 
+/** Queues the read of a thread's row in history under this layout (null when it is not there). */
+export function queueRow(
+  pipeline: ReturnType<Runtime['redis']['pipeline']>,
+  spaceId: string,
+  threadId: string,
+  layout: NamesLayout,
+) {
+  const { bucket, field } = rowPlace(threadId, layout);
+  return pipeline.hget(spaceKeys(spaceId).historyNames(bucket), Buffer.from(field, 'hex'));
+}
+
 /** The history document a packed row names: its first value (stored-records.ts HISTORY_ROW_FIELDS begins with `history`). */
 export const rowDocument = (packed: string): string => (JSON.parse(packed) as string[])[0]!;
 
@@ -92,15 +103,11 @@ export async function historyRows(
   threadIds: readonly string[],
   read?: NamesLayout,
 ): Promise<(string | null)[]> {
-  const keys = spaceKeys(spaceId);
   let layout = read ?? (await readLayout(rt, spaceId));
   for (;;) {
     if (!layout.entries) return threadIds.map(() => null);
     const reads = rt.redis.pipeline();
-    for (const threadId of threadIds) {
-      const { bucket, field } = rowPlace(threadId, layout);
-      reads.hget(keys.historyNames(bucket), Buffer.from(field, 'hex'));
-    }
+    for (const threadId of threadIds) queueRow(reads, spaceId, threadId, layout);
     const rows = await execAll<string | null>(reads);
     if (rows.every((row) => row !== null)) return rows;
     const now = await readLayout(rt, spaceId);

@@ -28,6 +28,7 @@ import {
 import { SegmentQuery, type Segment } from '../src/mail/segment-file.js';
 import * as searchLua from './bindings/search.generated.js';
 import { readDocument, recordOfPairs, withFieldsInHistory } from './history-records.js';
+import { readLayout, type NamesLayout } from './history-names.js';
 
 const POSTING_BYTES = 3;
 
@@ -235,12 +236,14 @@ type Page = { hits: SearchHit[]; next: number | null };
  * search segments give a page of their own (actors/search-archived.ts), merged with the live one.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  const [, { shelves, segments }] = await Promise.all([
+  // The names' layout beside the segments: their threads' rows are then read with their hashes.
+  const [, { shelves, segments }, layout] = await Promise.all([
     filePending(rt, spaceId, true),
     openShelves(rt, spaceId, request.inboxIds),
+    readLayout(rt, spaceId),
   ]);
   try {
-    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments, shelves) : null;
+    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments, shelves, layout) : null;
     const live =
       (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, archive)) ??
       (await searchFrom(rt, spaceId, request, null, archive))!;
@@ -264,6 +267,8 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
  */
 interface Archive {
   segments: readonly Segment[];
+  /** The names' layout as the search read it (rows of threads in history are read under it). */
+  layout: NamesLayout;
   /** Those of one inbox: where a thread's documents are. */
   ofInbox: (inboxId: string) => Segment[];
   completions: string[];
@@ -276,11 +281,13 @@ async function archiveOf(
   terms: QueryTerms,
   segments: readonly Segment[],
   shelves: readonly Shelved[],
+  layout: NamesLayout,
 ): Promise<Archive> {
   const [live] = await execAll<string[]>(queueCompletions(rt.redis.pipeline(), spaceId, terms.prefix));
   const completions = segmentCompletions(segments, terms.prefix, live!, COMPLETIONS_MAX);
   return {
     segments,
+    layout,
     ofInbox: (inboxId) => segments.filter((_, i) => shelves[i]!.inboxId === inboxId),
     completions,
     query: new SegmentQuery(terms.words, completions),
@@ -324,7 +331,7 @@ async function shownFromSegments(
   ids: string[],
   archive: Archive,
 ): Promise<Map<string, StoredThread | null>> {
-  const threads = await threadsWithDocs(rt, spaceId, ids);
+  const threads = await threadsWithDocs(rt, spaceId, ids, archive.layout);
   let terms: Promise<Term[] | null> | null = null;
   const shown = new Map<string, StoredThread | null>();
   for (const [id, { thread, docs }] of threads) {
@@ -341,16 +348,17 @@ async function shownFromSegments(
 const labelled = (thread: StoredThread, label: string | null): boolean =>
   !label || (JSON.parse(thread.labels || '[]') as string[]).includes(label);
 
-/** Threads and their live document numbers, both read at once. */
+/** Threads and their live document numbers, both read at once (readThreads: rows under `layout` when given). */
 async function threadsWithDocs(
   rt: Runtime,
   spaceId: string,
   ids: string[],
+  layout?: NamesLayout,
 ): Promise<Map<string, { thread: StoredThread | null; docs: Numbers }>> {
   const keys = spaceKeys(spaceId);
   const reads = rt.redis.pipeline();
   for (const id of ids) reads.hgetBuffer(keys.thread(id), 'docs').getBuffer(keys.searchThread(id));
-  const [threads, replies] = await Promise.all([readThreads(rt, spaceId, ids), execAll<Buffer | null>(reads)]);
+  const [threads, replies] = await Promise.all([readThreads(rt, spaceId, ids, layout), execAll<Buffer | null>(reads)]);
   return new Map(
     ids.map((id, i) => [
       id,

@@ -15,7 +15,7 @@ import { parisDay, reasonText } from '../src/texts.js';
 import { blobKey } from '../src/blobs/store.js';
 import { idTime } from '../src/ids.js';
 import { readDocument, recordsInHistory } from './history-records.js';
-import { historyRows, layoutOf, queueLayout, rowDocument } from './history-names.js';
+import { historyRows, layoutOf, queueLayout, queueRow, rowDocument, type NamesLayout } from './history-names.js';
 import type { InboxView, MessageView } from '../src/record-schemas.js';
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
@@ -485,27 +485,37 @@ function threadOf(values: (string | null)[], id: string): StoredThread | null {
 /**
  * These threads (null: the space has none of that id), from their hashes in one round trip; those of
  * threads in history from their rows in the name buckets (actors/history-names.ts), a thread brought
- * back between the two reads from its hash again.
+ * back between the two reads from its hash again. With the names' `layout` already read (a search
+ * reads it beside its segments) each row is read with its hash; else the layout is: a thread without a
+ * hash costs one round trip more, not two.
  */
 export async function readThreads(
   rt: Runtime,
   spaceId: string,
   ids: readonly string[],
+  layout?: NamesLayout,
 ): Promise<(StoredThread | null)[]> {
-  // The names' layout with them: a thread without a hash costs one round trip more, not two.
-  const readHashes = async (of: readonly string[]) => {
+  const readHashes = async (of: readonly string[], known?: NamesLayout) => {
     const reads = rt.redis.pipeline();
     for (const id of of) queueFlat(reads, 'hmget', [spaceKeys(spaceId).thread(id), ...THREAD_FIELDS]);
-    const replies = await execAll<(string | null)[]>(queueLayout(reads, spaceId));
+    if (known) for (const id of of) queueRow(reads, spaceId, id, known);
+    else queueLayout(reads, spaceId);
+    const replies = await execAll<unknown>(reads);
+    const row = (i: number) => (known ? (replies[of.length + i] as string | null) : null);
     return {
-      threads: replies.slice(0, -1).map((values, i) => threadOf(values, of[i]!)),
-      layout: layoutOf(replies.at(-1)!),
+      threads: of.map((id, i) => {
+        const packed = row(i);
+        return (
+          threadOf(replies[i] as (string | null)[], id) ?? (packed ? storedThread(id, historyRowFields(packed)) : null)
+        );
+      }),
+      layout: known ? undefined : layoutOf(replies[of.length] as (string | null)[]),
     };
   };
-  const { threads, layout } = await readHashes(ids);
+  const { threads, layout: read } = await readHashes(ids, layout);
   const absent = ids.filter((_, i) => !threads[i]);
   if (!absent.length) return threads;
-  const rows = await historyRows(rt, spaceId, absent, layout);
+  const rows = await historyRows(rt, spaceId, absent, read);
   const gone = absent.filter((_, i) => rows[i] === null);
   const back = new Map((await readHashes(gone)).threads.map((thread, i) => [gone[i]!, thread]));
   const found = new Map(
