@@ -208,11 +208,11 @@ const RETURN_ATTEMPTS = 5;
 export async function bringBack(rt: Runtime, spaceId: string, threadId: string): Promise<void> {
   const keys = spaceKeys(spaceId);
   for (let attempt = 0; attempt < RETURN_ATTEMPTS; attempt++) {
-    const [packed] = await historyRows(rt, spaceId, [threadId]);
+    const layout = await readLayout(rt, spaceId);
+    const [packed] = await historyRows(rt, spaceId, [threadId], layout);
     if (!packed) return;
     const { history: ref, ...row } = historyRowFields(packed);
     const document = await readDocument(rt, spaceId, ref!);
-    const layout = await readLayout(rt, spaceId);
     const written = historyKeys(spaceId, threadId, document.ids, namesOf(document.ids, document.msgids, ref!), layout);
     const fields = {
       ...row,
