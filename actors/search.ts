@@ -64,13 +64,14 @@ function pendingEntry(entry: Buffer): { doc: number; names: string[] } {
 
 /**
  * Files the space's pending index entries in their inboxes' and words' postings, a batch a call:
- * every entry when `all` (a search is about to read), else full batches only.
+ * every entry when `all` (a search is about to read), else full batches only. Whether it filed any.
  */
-export async function filePending(rt: Runtime, spaceId: string, all: boolean): Promise<void> {
+export async function filePending(rt: Runtime, spaceId: string, all: boolean): Promise<boolean> {
   const keys = spaceKeys(spaceId);
+  let filed = false;
   for (let round = 0; round < FILING_ROUNDS_MAX; round++) {
     const entries = (await rt.redis.lrangeBuffer(keys.searchPending, 0, PENDING_BATCH - 1)).map(pendingEntry);
-    if (!entries.length || (!all && entries.length < PENDING_BATCH)) return;
+    if (!entries.length || (!all && entries.length < PENDING_BATCH)) return filed;
     const names = [...new Set(entries.flatMap((entry) => entry.names))];
     await searchLua.postPending(
       rt.scripts,
@@ -84,7 +85,9 @@ export async function filePending(rt: Runtime, spaceId: string, all: boolean): P
       },
       { count: entries.length, first: entries[0]!.doc, names },
     );
+    filed = true;
   }
+  return filed;
 }
 
 /**
@@ -236,17 +239,22 @@ type Page = { hits: SearchHit[]; next: number | null };
  * search segments give a page of their own (actors/search-archived.ts), merged with the live one.
  */
 export async function searchThreads(rt: Runtime, spaceId: string, request: SearchRequest): Promise<Page> {
-  // The names' layout beside the segments: their threads' rows are then read with their hashes.
-  const [, { shelves, segments }, layout] = await Promise.all([
+  const { prefix } = request.terms;
+  // All read at once: the last word's live completions (again when filing the pending entries changed
+  // the index), the segments, the names' layout (their threads' rows are then read with their hashes).
+  const [filed, listed, { shelves, segments }, layout] = await Promise.all([
     filePending(rt, spaceId, true),
+    liveCompletions(rt, spaceId, prefix),
     openShelves(rt, spaceId, request.inboxIds),
     readLayout(rt, spaceId),
   ]);
   try {
-    const archive = segments.length ? await archiveOf(rt, spaceId, request.terms, segments, shelves, layout) : null;
+    const liveWords = filed ? await liveCompletions(rt, spaceId, prefix) : listed;
+    const archive = segments.length ? archiveOf(request.terms, liveWords, segments, shelves, layout) : null;
+    const completions = archive?.completions ?? liveWords;
     const live =
-      (await searchFrom(rt, spaceId, request, rt.config.searchTailPostings, archive)) ??
-      (await searchFrom(rt, spaceId, request, null, archive))!;
+      (await searchFrom(rt, spaceId, request, completions, rt.config.searchTailPostings, archive)) ??
+      (await searchFrom(rt, spaceId, request, completions, null, archive))!;
     // No completion: nothing matches, in the segments either.
     if (!archive?.completions.length) return live;
     const merged = mergePages(
@@ -275,16 +283,14 @@ interface Archive {
   query: SegmentQuery;
 }
 
-async function archiveOf(
-  rt: Runtime,
-  spaceId: string,
+function archiveOf(
   terms: QueryTerms,
+  live: string[],
   segments: readonly Segment[],
   shelves: readonly Shelved[],
   layout: NamesLayout,
-): Promise<Archive> {
-  const [live] = await execAll<string[]>(queueCompletions(rt.redis.pipeline(), spaceId, terms.prefix));
-  const completions = segmentCompletions(segments, terms.prefix, live!, COMPLETIONS_MAX);
+): Archive {
+  const completions = segmentCompletions(segments, terms.prefix, live, COMPLETIONS_MAX);
   return {
     segments,
     layout,
@@ -294,9 +300,9 @@ async function archiveOf(
   };
 }
 
-/** The first COMPLETIONS_MAX indexed words that begin with `prefix`, in byte order. */
-const queueCompletions = (pipeline: ReturnType<Runtime['redis']['pipeline']>, spaceId: string, prefix: string) =>
-  pipeline.zrangebylex(
+/** The first COMPLETIONS_MAX words of the live index that begin with `prefix`, in byte order. */
+const liveCompletions = (rt: Runtime, spaceId: string, prefix: string): Promise<string[]> =>
+  rt.redis.zrangebylex(
     spaceKeys(spaceId).searchWords,
     `[${prefix}`,
     Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
@@ -336,7 +342,9 @@ async function shownFromSegments(
   const shown = new Map<string, StoredThread | null>();
   for (const [id, { thread, docs }] of threads) {
     if (!thread || !labelled(thread, request.label)) continue;
-    terms ??= docs.length ? readTerms(rt, spaceId, request, null, archive).then((read) => read?.terms ?? null) : null;
+    terms ??= docs.length
+      ? readTerms(rt, spaceId, request, archive.completions, null).then((read) => read?.terms ?? null)
+      : null;
     const live = docs.length ? await terms : null;
     let matched = false;
     for (let i = 0; live && !matched && i < docs.length; i++) matched = live.every((term) => term.has(docs.at(i)));
@@ -368,18 +376,20 @@ async function threadsWithDocs(
 }
 
 /**
- * The page from each posting's last `tail` numbers (null: whole); null when its walk needs a document
- * below what every term holds whole (`floor`), which only the whole postings tell, or when its threads'
- * messages below the floor are too many to ask about one by one.
+ * The page from each posting's last `tail` numbers (null: whole), the last word completed to
+ * `completions`; null when its walk needs a document below what every term holds whole (`floor`),
+ * which only the whole postings tell, or when its threads' messages below the floor are too many to
+ * ask about one by one.
  */
 async function searchFrom(
   rt: Runtime,
   spaceId: string,
   request: SearchRequest,
+  completions: string[],
   tail: number | null,
   archive: Archive | null,
 ): Promise<Page | null> {
-  const read = await readTerms(rt, spaceId, request, tail, archive);
+  const read = await readTerms(rt, spaceId, request, completions, tail);
   if (!read) return { hits: [], next: null };
   const { terms, floor } = read;
   const [driver, ...others] = terms.sort((a, b) => a.size - b.size);
@@ -483,19 +493,20 @@ async function withOlderMatches(rt: Runtime, terms: Term[], found: Found[]): Pro
 }
 
 /**
- * The query's terms as postings, read in two round trips, each posting's last `tail` numbers only
- * (null: whole), and `floor`: every term holds all its documents from that number up. Null when a
- * term matches nothing (nor can anything).
+ * The query's terms as postings (the last word's: its `completions`'), read in one round trip, each
+ * posting's last `tail` numbers only (null: whole), and `floor`: every term holds all its documents
+ * from that number up. Null when a term matches nothing (nor can anything).
  */
 async function readTerms(
   rt: Runtime,
   spaceId: string,
   request: SearchRequest,
+  completions: string[],
   tail: number | null,
-  archive: Archive | null,
 ): Promise<{ terms: Term[]; floor: number } | null> {
+  if (completions.length === 0) return null;
   const keys = spaceKeys(spaceId);
-  const { words, prefix } = request.terms;
+  const { words } = request.terms;
   const readPosting = (pipeline: ReturnType<Runtime['redis']['pipeline']>, key: string) =>
     tail === null ? pipeline.getBuffer(key) : pipeline.getrangeBuffer(key, -tail * POSTING_BYTES, -1);
   let floor = 0;
@@ -517,20 +528,18 @@ async function readTerms(
       keys.searchWord(word),
     );
   const inboxKeys = (request.inboxIds ?? []).map(keys.searchInbox);
-  const first = queueCompletions(rt.redis.pipeline(), spaceId, prefix);
-  for (const word of words) readWord(first, word);
-  for (const key of inboxKeys) readPosting(first, key);
-  const [liveCompletions, ...postings] = await execAll<unknown>(first);
-  const completions = archive?.completions ?? (liveCompletions as string[]);
+  const reads = rt.redis.pipeline();
+  for (const word of words) readWord(reads, word);
+  for (const key of inboxKeys) readPosting(reads, key);
+  for (const word of completions) readWord(reads, word);
+  const postings = await execAll<unknown>(reads);
   const exact = words.map((word, i) => new Term([wordPosting(postings, 2 * i, word)]));
   const inboxes = request.inboxIds
     ? [new Term(inboxKeys.map((key, i) => posting(postings[2 * words.length + i] as Buffer | null, key)))]
     : [];
-  if (completions.length === 0 || [...exact, ...inboxes].some((term) => term.size === 0)) return null;
-  const second = rt.redis.pipeline();
-  for (const word of completions) readWord(second, word);
-  const completedReplies = await execAll<unknown>(second);
-  const completed = new Term(completions.map((word, i) => wordPosting(completedReplies, 2 * i, word)));
+  const completedAt = 2 * words.length + inboxKeys.length;
+  const completed = new Term(completions.map((word, i) => wordPosting(postings, completedAt + 2 * i, word)));
+  if ([...exact, ...inboxes].some((term) => term.size === 0)) return null;
   return { terms: [...exact, completed, ...inboxes], floor };
 }
 
