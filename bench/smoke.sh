@@ -17,13 +17,17 @@ npm run build >/dev/null || exit 1
 export MAILBOX_BENCH_BUILT=1  # the harnesses need not build again (bench/build.sh)
 mapfile -t marked < <(bash bench/marked.sh)
 if (($#)); then marked=("${@/#/bench/}"); fi
+# Each harness's output is kept: a failed one's is printed again at the end, where a CI log's tail shows it.
+outputs=$(mktemp -d -t mailbox-smoke.XXXXXX)
+trap 'rm -rf "$outputs"' EXIT
 failed=()
 for file in "${marked[@]}"; do
   case $file in *.mjs) runner=node ;; *) runner=bash ;; esac
   echo "== $runner $file --smoke"
   started=$SECONDS
+  output="$outputs/$(basename "$file").log"
   # A harness that hangs is broken too: ten minutes is far beyond any smoke run.
-  if timeout --foreground 600 "$runner" "$file" --smoke; then
+  if timeout --foreground 600 "$runner" "$file" --smoke 2>&1 | tee "$output"; then
     echo "== $file: ok ($((SECONDS - started)) s)"
   else
     echo "== $file: FAILED ($((SECONDS - started)) s)" >&2
@@ -31,6 +35,10 @@ for file in "${marked[@]}"; do
   fi
 done
 if ((${#failed[@]})); then
+  for file in "${failed[@]}"; do
+    echo "== what $file printed last:" >&2
+    tail -n 60 "$outputs/$(basename "$file").log" >&2
+  done
   echo "smoke: ${#failed[@]} of ${#marked[@]} benchmark(s) failed: ${failed[*]}" >&2
   exit 1
 fi
