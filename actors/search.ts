@@ -252,16 +252,17 @@ export async function searchThreads(rt: Runtime, spaceId: string, request: Searc
     const liveWords = filed ? await liveCompletions(rt, spaceId, prefix) : listed;
     const archive = segments.length ? archiveOf(request.terms, liveWords, segments, shelves, layout) : null;
     const completions = archive?.completions ?? liveWords;
-    const live =
+    const livePage = async () =>
       (await searchFrom(rt, spaceId, request, completions, rt.config.searchTailPostings, archive)) ??
       (await searchFrom(rt, spaceId, request, completions, null, archive))!;
     // No completion: nothing matches, in the segments either.
-    if (!archive?.completions.length) return live;
-    const merged = mergePages(
-      live,
-      await archivedPage(archive, request, (ids) => shownFromSegments(rt, spaceId, request, ids, archive)),
-      request.limit,
-    );
+    if (!archive?.completions.length) return await livePage();
+    // Both pages at once: their round trips overlap.
+    const [live, archived] = await Promise.all([
+      livePage(),
+      archivedPage(archive, request, (ids) => shownFromSegments(rt, spaceId, request, ids, archive)),
+    ]);
+    const merged = mergePages(live, archived, request.limit);
     return { hits: await withSnippets(rt, spaceId, merged.hits, request.terms), next: merged.next };
   } finally {
     releaseSegments(segments);
