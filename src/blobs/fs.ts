@@ -6,9 +6,9 @@
  * calls (each a round trip to libuv's thread pool): the folder is created once per process, and the
  * puts of one folder that wait for its fsync at the same time share one (BENCHMARKS.md, "Receiving").
  */
-import { constants } from 'node:fs';
+import { close, constants, fstat, open as openFd, read } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SEGMENT_NAME, sourceLog } from './source-log.js';
 import {
@@ -36,6 +36,47 @@ async function fsyncPath(path: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** Bytes a read asks for first: a history document, a message's source, most attachments. */
+const FIRST_READ = 64 * 1024;
+
+/**
+ * A file's bytes. A small one costs two calls to libuv's thread pool, open and one read (the close is
+ * not waited for), where `readFile` makes four (open, fstat, read, close): each is a wait on the pool
+ * and work for the event loop (BENCHMARKS.md, "Reading a blob"). A larger one costs as many as
+ * `readFile`'s: its size asked once the first read came back full, then the rest read.
+ */
+async function readWhole(path: string): Promise<Buffer> {
+  const fd = await new Promise<number>((resolve, reject) =>
+    openFd(path, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
+  try {
+    const first = Buffer.allocUnsafe(FIRST_READ);
+    const got = await readAt(fd, first, 0);
+    // Copied out: the first read's buffer is not kept for a small blob.
+    if (got < FIRST_READ) return Buffer.from(first.subarray(0, got));
+    const size = await new Promise<number>((resolve, reject) =>
+      fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats.size))),
+    );
+    const whole = Buffer.allocUnsafe(Math.max(size, FIRST_READ));
+    first.copy(whole);
+    let length = FIRST_READ;
+    while (length < whole.length) {
+      const n = await readAt(fd, whole, length);
+      if (n === 0) break;
+      length += n;
+    }
+    return whole.subarray(0, length);
+  } finally {
+    close(fd, () => {});
+  }
+}
+
+/** Reads into `buffer` from `offset` (the same offset in the file) to its end: the bytes read. */
+const readAt = (fd: number, buffer: Buffer, offset: number): Promise<number> =>
+  new Promise((resolve, reject) =>
+    read(fd, buffer, offset, buffer.length - offset, offset, (error, n) => (error ? reject(error) : resolve(n))),
+  );
 
 /**
  * `sync` for a folder, shared: a caller that comes while the folder's sync runs waits for the next
@@ -75,7 +116,7 @@ export function fileBlobStore(root: string): BlobStore {
     return join(root, space, hash);
   };
   const get = (key: string): Promise<Buffer | null> =>
-    readFile(pathOf(key)).catch((error: unknown) => (missingFile(error) ? null : Promise.reject(error)));
+    readWhole(pathOf(key)).catch((error: unknown) => (missingFile(error) ? null : Promise.reject(error)));
   return {
     async put(spaceId, bytes): Promise<StoredBlob> {
       const stored = storedBlob(spaceId, bytes);

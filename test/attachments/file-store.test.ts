@@ -1,8 +1,10 @@
 /**
- * The file blob store's cheaper put (src/blobs/fs.ts): concurrent puts of one folder share its fsync,
- * a caller that comes while a sync runs waits for the next one, and a folder erased behind the
- * process's back (another process erased the space) is created again.
+ * The file blob store's cheaper put and get (src/blobs/fs.ts): concurrent puts of one folder share its
+ * fsync, a caller that comes while a sync runs waits for the next one, a folder erased behind the
+ * process's back (another process erased the space) is created again, and a get reads every size
+ * whole (below, at and past its first read).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,4 +57,16 @@ t.test('a folder erased behind the store is created again', async (t) => {
   await store.removeSpace('spc_a');
   const three = await store.put('spc_a', Buffer.from('trois'));
   t.equal((await readFile(join(root, three.key))).toString(), 'trois');
+});
+
+t.test('a get reads a blob whole, whatever its size', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'blobs-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const store = fileBlobStore(root);
+  for (const size of [0, 1, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 1_000_000]) {
+    const bytes = randomBytes(size);
+    const { key } = await store.put('spc_a', bytes);
+    t.ok((await store.get(key))!.equals(bytes), `${size} bytes`);
+  }
+  t.equal(await store.get('spc_a/0000'), null, 'a blob that is not there');
 });
